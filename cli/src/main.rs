@@ -1,0 +1,2 @@
+//! The `simdenc` command (being written).
+fn main() {}

@@ -1,0 +1,400 @@
+//! Cursors over caller-owned buffers: [`Dest`] (decoder output, UTF-8 or UTF-16), [`Source`]
+//! (encoder input, UTF-8 or UTF-16) and [`ByteDest`] (encoder output).
+//!
+//! Each family's state machine is written once, generic over `Dest`/`Source`, and
+//! monomorphised for both Unicode forms. Room checks are exact: a cursor reports room for a
+//! character exactly when its encoding fits in what is left, so output buffers of any size
+//! make progress as long as they can hold the next character (4 bytes or 2 code units cover
+//! every step, including Big5's two-code-point outputs).
+//!
+//! Safe code only: all writes are checked slice accesses; the `push_*` methods have "the
+//! caller checked room" as a contract, enforced by the slice bounds if it is broken.
+
+use crate::simd::Kernels;
+use crate::simd::scalar_put_utf8 as put_utf8;
+
+/// Where a decoder writes: UTF-8 bytes or UTF-16 code units.
+pub(crate) trait Dest {
+    /// Code units written so far.
+    fn written(&self) -> usize;
+    /// Whether `c` fits in the space left.
+    fn room_for(&self, c: char) -> bool;
+    /// Whether one ASCII character fits.
+    fn room_for_ascii(&self) -> bool;
+    /// Whether U+FFFD fits.
+    fn room_for_replacement(&self) -> bool {
+        self.room_for('\u{FFFD}')
+    }
+    /// Whether `a` followed by `b` fits.
+    fn room_for_two(&self, a: char, b: char) -> bool;
+    /// Writes `c`; the caller checked [`Dest::room_for`].
+    fn push(&mut self, c: char);
+    /// Writes an ASCII character (`b < 0x80`); the caller checked [`Dest::room_for_ascii`].
+    fn push_ascii(&mut self, b: u8);
+    /// Writes a BMP scalar value given as u16 (not a surrogate); the caller checked room for
+    /// it with [`Dest::room_for_bmp`].
+    fn push_bmp(&mut self, u: u16);
+    /// Whether the BMP scalar value `u` fits.
+    fn room_for_bmp(&self, u: u16) -> bool;
+    /// Copies the ASCII prefix of `src` as far as it fits (a kernel); returns bytes consumed.
+    fn copy_ascii(&mut self, src: &[u8]) -> usize;
+    /// Decodes `src` through a single-byte index while mapped and fitting (a kernel);
+    /// returns bytes consumed.
+    fn single_byte(&mut self, src: &[u8], table: &[u16; 128]) -> usize;
+    /// Decodes UTF-16 units from `src` while not surrogates and fitting (a kernel); returns
+    /// bytes consumed (even).
+    fn utf16_bytes(&mut self, src: &[u8], be: bool) -> usize;
+    /// Copies/converts the valid whole-character UTF-8 prefix of `src` as far as it fits (a
+    /// kernel); returns bytes consumed.
+    fn utf8_valid(&mut self, src: &[u8]) -> usize;
+}
+
+/// Decoder output into UTF-8.
+pub(crate) struct Utf8Dest<'a> {
+    buf: &'a mut [u8],
+    pos: usize,
+    kernels: &'static Kernels,
+}
+
+impl<'a> Utf8Dest<'a> {
+    pub(crate) fn new(buf: &'a mut [u8], kernels: &'static Kernels) -> Self {
+        Utf8Dest { buf, pos: 0, kernels }
+    }
+
+    #[inline(always)]
+    fn left(&self) -> usize {
+        self.buf.len() - self.pos
+    }
+}
+
+impl Dest for Utf8Dest<'_> {
+    #[inline(always)]
+    fn written(&self) -> usize {
+        self.pos
+    }
+    #[inline(always)]
+    fn room_for(&self, c: char) -> bool {
+        c.len_utf8() <= self.left()
+    }
+    #[inline(always)]
+    fn room_for_ascii(&self) -> bool {
+        self.pos < self.buf.len()
+    }
+    #[inline(always)]
+    fn room_for_two(&self, a: char, b: char) -> bool {
+        a.len_utf8() + b.len_utf8() <= self.left()
+    }
+    #[inline(always)]
+    fn push(&mut self, c: char) {
+        self.pos += c.encode_utf8(&mut self.buf[self.pos..]).len();
+    }
+    #[inline(always)]
+    fn push_ascii(&mut self, b: u8) {
+        self.buf[self.pos] = b;
+        self.pos += 1;
+    }
+    #[inline(always)]
+    fn push_bmp(&mut self, u: u16) {
+        let n = put_utf8(u32::from(u), &mut self.buf[self.pos..]);
+        debug_assert!(n > 0, "push_bmp without room");
+        self.pos += n;
+    }
+    #[inline(always)]
+    fn room_for_bmp(&self, u: u16) -> bool {
+        let len = if u < 0x80 {
+            1
+        } else if u < 0x800 {
+            2
+        } else {
+            3
+        };
+        len <= self.left()
+    }
+    #[inline]
+    fn copy_ascii(&mut self, src: &[u8]) -> usize {
+        let n = self.kernels.copy_ascii(src, &mut self.buf[self.pos..]);
+        self.pos += n;
+        n
+    }
+    #[inline]
+    fn single_byte(&mut self, src: &[u8], table: &[u16; 128]) -> usize {
+        let (read, written) = self
+            .kernels
+            .single_byte_to_utf8(src, table, &mut self.buf[self.pos..]);
+        self.pos += written;
+        read
+    }
+    #[inline]
+    fn utf16_bytes(&mut self, src: &[u8], be: bool) -> usize {
+        let (read, written) = self
+            .kernels
+            .utf16_bytes_to_utf8(src, be, &mut self.buf[self.pos..]);
+        self.pos += written;
+        read
+    }
+    #[inline]
+    fn utf8_valid(&mut self, src: &[u8]) -> usize {
+        let (read, written) = self.kernels.utf8_copy_valid(src, &mut self.buf[self.pos..]);
+        self.pos += written;
+        read
+    }
+}
+
+/// Decoder output into UTF-16.
+pub(crate) struct Utf16Dest<'a> {
+    buf: &'a mut [u16],
+    pos: usize,
+    kernels: &'static Kernels,
+}
+
+impl<'a> Utf16Dest<'a> {
+    pub(crate) fn new(buf: &'a mut [u16], kernels: &'static Kernels) -> Self {
+        Utf16Dest { buf, pos: 0, kernels }
+    }
+}
+
+impl Dest for Utf16Dest<'_> {
+    #[inline(always)]
+    fn written(&self) -> usize {
+        self.pos
+    }
+    #[inline(always)]
+    fn room_for(&self, c: char) -> bool {
+        c.len_utf16() <= self.buf.len() - self.pos
+    }
+    #[inline(always)]
+    fn room_for_ascii(&self) -> bool {
+        self.pos < self.buf.len()
+    }
+    #[inline(always)]
+    fn room_for_two(&self, a: char, b: char) -> bool {
+        a.len_utf16() + b.len_utf16() <= self.buf.len() - self.pos
+    }
+    #[inline(always)]
+    fn push(&mut self, c: char) {
+        self.pos += c.encode_utf16(&mut self.buf[self.pos..]).len();
+    }
+    #[inline(always)]
+    fn push_ascii(&mut self, b: u8) {
+        self.buf[self.pos] = u16::from(b);
+        self.pos += 1;
+    }
+    #[inline(always)]
+    fn push_bmp(&mut self, u: u16) {
+        self.buf[self.pos] = u;
+        self.pos += 1;
+    }
+    #[inline(always)]
+    fn room_for_bmp(&self, _u: u16) -> bool {
+        self.pos < self.buf.len()
+    }
+    #[inline]
+    fn copy_ascii(&mut self, src: &[u8]) -> usize {
+        let n = self.kernels.widen_ascii(src, &mut self.buf[self.pos..]);
+        self.pos += n;
+        n
+    }
+    #[inline]
+    fn single_byte(&mut self, src: &[u8], table: &[u16; 128]) -> usize {
+        let (read, written) = self
+            .kernels
+            .single_byte_to_utf16(src, table, &mut self.buf[self.pos..]);
+        self.pos += written;
+        read
+    }
+    #[inline]
+    fn utf16_bytes(&mut self, src: &[u8], be: bool) -> usize {
+        let (read, written) = self
+            .kernels
+            .utf16_bytes_to_utf16(src, be, &mut self.buf[self.pos..]);
+        self.pos += written;
+        read
+    }
+    #[inline]
+    fn utf8_valid(&mut self, src: &[u8]) -> usize {
+        let (read, written) = self.kernels.utf8_to_utf16(src, &mut self.buf[self.pos..]);
+        self.pos += written;
+        read
+    }
+}
+
+/// Where an encoder reads from: UTF-8 (`&str`) or UTF-16 (`&[u16]`, unpaired surrogates read
+/// as U+FFFD, as in encoding_rs; a surrogate pair split across buffers is two U+FFFD).
+pub(crate) trait Source {
+    /// Code units consumed so far.
+    fn read(&self) -> usize;
+    /// The next scalar value and its length in code units, without consuming it.
+    fn peek(&self) -> Option<(char, usize)>;
+    /// Consumes `units` code units (a length returned by [`Source::peek`]).
+    fn advance(&mut self, units: usize);
+    /// Copies the ASCII prefix of the rest of the input into `dst` (a kernel), consuming it;
+    /// returns its length.
+    fn copy_ascii(&mut self, dst: &mut ByteDest<'_>) -> usize;
+    /// Writes the rest of the input as UTF-8 into `dst` as far as whole characters fit,
+    /// stopping before an unpaired surrogate (a kernel), consuming it; returns units consumed.
+    fn copy_as_utf8(&mut self, dst: &mut ByteDest<'_>) -> usize;
+}
+
+/// Encoder input from UTF-8.
+pub(crate) struct Utf8Source<'a> {
+    src: &'a str,
+    pos: usize,
+    kernels: &'static Kernels,
+}
+
+impl<'a> Utf8Source<'a> {
+    pub(crate) fn new(src: &'a str, kernels: &'static Kernels) -> Self {
+        Utf8Source { src, pos: 0, kernels }
+    }
+}
+
+impl Source for Utf8Source<'_> {
+    #[inline(always)]
+    fn read(&self) -> usize {
+        self.pos
+    }
+    #[inline(always)]
+    fn peek(&self) -> Option<(char, usize)> {
+        let c = self.src.get(self.pos..)?.chars().next()?;
+        Some((c, c.len_utf8()))
+    }
+    #[inline(always)]
+    fn advance(&mut self, units: usize) {
+        self.pos += units;
+    }
+    #[inline]
+    fn copy_ascii(&mut self, dst: &mut ByteDest<'_>) -> usize {
+        let n = self
+            .kernels
+            .copy_ascii(&self.src.as_bytes()[self.pos..], &mut dst.buf[dst.pos..]);
+        self.pos += n;
+        dst.pos += n;
+        n
+    }
+    #[inline]
+    fn copy_as_utf8(&mut self, dst: &mut ByteDest<'_>) -> usize {
+        // The input is valid UTF-8 already: copy up to the last character boundary that fits.
+        let rest = &self.src.as_bytes()[self.pos..];
+        let mut n = rest.len().min(dst.left());
+        while !self.src.is_char_boundary(self.pos + n) {
+            n -= 1;
+        }
+        dst.push(&rest[..n]);
+        self.pos += n;
+        n
+    }
+}
+
+/// Encoder input from UTF-16.
+pub(crate) struct Utf16Source<'a> {
+    src: &'a [u16],
+    pos: usize,
+    kernels: &'static Kernels,
+}
+
+impl<'a> Utf16Source<'a> {
+    pub(crate) fn new(src: &'a [u16], kernels: &'static Kernels) -> Self {
+        Utf16Source { src, pos: 0, kernels }
+    }
+}
+
+impl Source for Utf16Source<'_> {
+    #[inline(always)]
+    fn read(&self) -> usize {
+        self.pos
+    }
+    #[inline(always)]
+    fn peek(&self) -> Option<(char, usize)> {
+        let u = *self.src.get(self.pos)?;
+        Some(match u {
+            0xD800..=0xDBFF => match self.src.get(self.pos + 1) {
+                Some(&t @ 0xDC00..=0xDFFF) => {
+                    let c = 0x10000 + ((u32::from(u) - 0xD800) << 10) + (u32::from(t) - 0xDC00);
+                    (char::from_u32(c).unwrap_or('\u{FFFD}'), 2)
+                }
+                _ => ('\u{FFFD}', 1),
+            },
+            0xDC00..=0xDFFF => ('\u{FFFD}', 1),
+            _ => (char::from_u32(u32::from(u)).unwrap_or('\u{FFFD}'), 1),
+        })
+    }
+    #[inline(always)]
+    fn advance(&mut self, units: usize) {
+        self.pos += units;
+    }
+    #[inline]
+    fn copy_ascii(&mut self, dst: &mut ByteDest<'_>) -> usize {
+        let n = self
+            .kernels
+            .narrow_ascii(&self.src[self.pos..], &mut dst.buf[dst.pos..]);
+        self.pos += n;
+        dst.pos += n;
+        n
+    }
+    #[inline]
+    fn copy_as_utf8(&mut self, dst: &mut ByteDest<'_>) -> usize {
+        let (read, written) = self
+            .kernels
+            .utf16_to_utf8(&self.src[self.pos..], &mut dst.buf[dst.pos..]);
+        self.pos += read;
+        dst.pos += written;
+        read
+    }
+}
+
+/// Encoder output.
+pub(crate) struct ByteDest<'a> {
+    buf: &'a mut [u8],
+    pos: usize,
+}
+
+impl<'a> ByteDest<'a> {
+    pub(crate) fn new(buf: &'a mut [u8]) -> Self {
+        ByteDest { buf, pos: 0 }
+    }
+    /// Bytes written so far.
+    #[inline(always)]
+    pub(crate) fn written(&self) -> usize {
+        self.pos
+    }
+    /// Bytes left.
+    #[inline(always)]
+    pub(crate) fn left(&self) -> usize {
+        self.buf.len() - self.pos
+    }
+    /// Writes `bytes`; the caller checked [`ByteDest::left`].
+    #[inline(always)]
+    pub(crate) fn push(&mut self, bytes: &[u8]) {
+        self.buf[self.pos..self.pos + bytes.len()].copy_from_slice(bytes);
+        self.pos += bytes.len();
+    }
+    /// Writes one byte; the caller checked [`ByteDest::left`].
+    #[inline(always)]
+    pub(crate) fn push_byte(&mut self, b: u8) {
+        self.buf[self.pos] = b;
+        self.pos += 1;
+    }
+}
+
+/// Lets `f` write UTF-8 into the bytes of `dst`; `f` returns how many bytes it wrote.
+///
+/// The decoders write only whole characters through [`Utf8Dest`] and never past the count
+/// they return; to keep `dst` a valid `str` even if that were ever broken past the count,
+/// continuation bytes right after it are set to zero (a character boundary), as encoding_rs
+/// does.
+#[allow(unsafe_code)]
+pub(crate) fn with_str_bytes(dst: &mut str, f: impl FnOnce(&mut [u8]) -> usize) {
+    // SAFETY: `as_bytes_mut` requires the bytes to be valid UTF-8 again when the borrow ends.
+    // `f` is a decoder writing through `Utf8Dest`, whose writes are `char::encode_utf8`,
+    // ASCII bytes, and kernels that copy or produce whole validated characters, all within
+    // `bytes[..written]`; the bytes after `written` were valid UTF-8 before and are only
+    // touched below to restore a character boundary.
+    let bytes = unsafe { dst.as_bytes_mut() };
+    let written = f(bytes).min(bytes.len());
+    let mut trail = written;
+    while trail < bytes.len() && (bytes[trail] & 0xC0) == 0x80 {
+        bytes[trail] = 0;
+        trail += 1;
+    }
+    debug_assert!(core::str::from_utf8(bytes).is_ok(), "decoder broke a &mut str");
+}

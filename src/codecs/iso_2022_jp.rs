@@ -1,0 +1,891 @@
+//! ISO-2022-JP.
+//!
+//! <https://encoding.spec.whatwg.org/#iso-2022-jp-decoder>: a stateful encoding switched by
+//! escape sequences (`ESC ( B` ASCII, `ESC ( J` Roman, `ESC ( I` katakana, `ESC $ @` and
+//! `ESC $ B` jis0208 pairs). The decoder keeps the standard's four variables exactly,
+//! including the "ISO-2022-JP output" flag that makes two escape sequences in a row an error.
+//!
+//! Restore: an escape sequence that fails restores the byte after `ESC` (not consumed), or
+//! « leading, byte » where the leading `$`/`(` is held in state: that byte goes to
+//! [`Pending`], which is drained before `src` is read again. A pending byte is only ever
+//! decoded in the output state (never in an escape state), so at most one byte is pending.
+//!
+//! Fast paths (decoder): in ASCII and Roman state, runs of bytes that are themselves (below
+//! 0x80, not 0x0E, 0x0F, 0x1B, and in Roman not 0x5C, 0x7E) are found with a bounded scan and
+//! copied with the `copy_ascii` kernel; in leading-byte state, whole valid pairs are decoded
+//! straight from `src`. Everything else goes through [`Iso2022JpDecoder::step`], the
+//! standard's handler, one byte at a time.
+//!
+//! The encoder has no kernel fast path: `Source::copy_ascii` would also copy U+000E, U+000F
+//! and U+001B, which the standard rejects in ASCII state, and a source cannot be rewound.
+
+use crate::codecs::Pending;
+use crate::codecs::cursor::{ByteDest, Dest, Source};
+use crate::results::{DecoderResult, EncoderResult};
+use crate::tables::iso_2022_jp_katakana::ISO_2022_JP_KATAKANA;
+use crate::tables::jis0208::{JIS0208, JIS0208_ENC_BLOCKS, JIS0208_ENC_PAGES};
+use crate::tables::paged;
+
+/// The standard's ISO-2022-JP decoder states.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum State {
+    Ascii,
+    Roman,
+    Katakana,
+    LeadingByte,
+    TrailingByte,
+    EscapeStart,
+    Escape,
+}
+
+pub(crate) struct Iso2022JpDecoder {
+    iso_2022_jp_decoder_state: State,
+    /// Always ASCII, Roman, katakana or leading byte.
+    iso_2022_jp_decoder_output_state: State,
+    /// The jis0208 leading byte in trailing-byte state, `$` or `(` in escape state.
+    iso_2022_jp_leading: u8,
+    iso_2022_jp_output: bool,
+    pending: Pending,
+}
+
+/// What one byte did to the state machine.
+enum Step {
+    /// Consumed; maybe wrote a character.
+    Consumed,
+    /// The character (or the U+FFFD of the error) does not fit; nothing changed.
+    Full,
+    /// An error (the state transition is made); `consumed` says whether the byte was consumed
+    /// (false: the standard restores it). `bad` is the length of the malformed sequence.
+    Error { consumed: bool, bad: u8 },
+}
+
+/// Room for the U+FFFD that an error writes in replacement mode.
+#[inline(always)]
+fn room_for_error<D: Dest>(dst: &D, replace: bool) -> bool {
+    !replace || dst.room_for_replacement()
+}
+
+/// The index code point for the jis0208 pair `leading`, `byte` (both 0x21–0x7E).
+#[inline(always)]
+fn jis0208(leading: u8, byte: u8) -> Option<u16> {
+    let pointer = usize::from(leading.checked_sub(0x21)?) * 94 + usize::from(byte.checked_sub(0x21)?);
+    JIS0208.get(pointer).copied().filter(|&c| c != 0)
+}
+
+/// Whether `byte` decodes to itself in ASCII state (or, with `roman`, in Roman state).
+#[inline(always)]
+fn is_self(byte: u8, roman: bool) -> bool {
+    byte < 0x80 && byte != 0x0E && byte != 0x0F && byte != 0x1B && !(roman && (byte == 0x5C || byte == 0x7E))
+}
+
+impl Iso2022JpDecoder {
+    pub(crate) fn new() -> Self {
+        Iso2022JpDecoder {
+            iso_2022_jp_decoder_state: State::Ascii,
+            iso_2022_jp_decoder_output_state: State::Ascii,
+            iso_2022_jp_leading: 0,
+            iso_2022_jp_output: false,
+            pending: Pending::default(),
+        }
+    }
+
+    pub(crate) fn decode<D: Dest>(
+        &mut self,
+        src: &[u8],
+        dst: &mut D,
+        last: bool,
+        replace: bool,
+    ) -> (DecoderResult, usize) {
+        let mut read = 0;
+        loop {
+            let (byte, from_pending) = match self.pending.front() {
+                Some(byte) => (byte, true),
+                None => {
+                    let (n, full) = self.decode_fast(src.get(read..).unwrap_or_default(), dst);
+                    read += n;
+                    if full {
+                        return (DecoderResult::OutputFull, read);
+                    }
+                    match src.get(read) {
+                        Some(&byte) => (byte, false),
+                        None => break,
+                    }
+                }
+            };
+            match self.step(byte, dst, replace) {
+                Step::Consumed => {
+                    if from_pending {
+                        self.pending.pop_front();
+                    } else {
+                        read += 1;
+                    }
+                }
+                Step::Full => return (DecoderResult::OutputFull, read),
+                Step::Error { consumed, bad } => {
+                    if consumed {
+                        if from_pending {
+                            self.pending.pop_front();
+                        } else {
+                            read += 1;
+                        }
+                    }
+                    if replace {
+                        dst.push('\u{FFFD}');
+                    }
+                    return (DecoderResult::Malformed(bad, self.pending.len() as u8), read);
+                }
+            }
+        }
+        if !last {
+            return (DecoderResult::InputEmpty, read);
+        }
+        // byte is end-of-queue.
+        match self.iso_2022_jp_decoder_state {
+            // Trailing byte, end-of-queue: set the ISO-2022-JP decoder state to leading byte
+            // and return error.
+            State::TrailingByte => {
+                if !room_for_error(dst, replace) {
+                    return (DecoderResult::OutputFull, read);
+                }
+                self.iso_2022_jp_decoder_state = State::LeadingByte;
+            }
+            // Escape start: 2. (byte is end-of-queue: nothing to restore.) 3. Set ISO-2022-JP
+            // output to false, ISO-2022-JP decoder state to ISO-2022-JP decoder output state,
+            // and return error.
+            State::EscapeStart => {
+                if !room_for_error(dst, replace) {
+                    return (DecoderResult::OutputFull, read);
+                }
+                self.iso_2022_jp_output = false;
+                self.iso_2022_jp_decoder_state = self.iso_2022_jp_decoder_output_state;
+            }
+            // Escape: 1. Let leading be ISO-2022-JP leading and set it to 0x00. 8. If byte is
+            // end-of-queue, then restore leading to ioQueue. 9. Set ISO-2022-JP output to
+            // false, ISO-2022-JP decoder state to ISO-2022-JP decoder output state and return
+            // error.
+            State::Escape => {
+                if !room_for_error(dst, replace) {
+                    return (DecoderResult::OutputFull, read);
+                }
+                let leading = self.iso_2022_jp_leading;
+                self.iso_2022_jp_leading = 0;
+                self.pending.restore(&[leading]);
+                self.iso_2022_jp_output = false;
+                self.iso_2022_jp_decoder_state = self.iso_2022_jp_decoder_output_state;
+            }
+            // ASCII, Roman, katakana, leading byte: return finished.
+            State::Ascii | State::Roman | State::Katakana | State::LeadingByte => {
+                return (DecoderResult::InputEmpty, read);
+            }
+        }
+        if replace {
+            dst.push('\u{FFFD}');
+        }
+        (DecoderResult::Malformed(1, self.pending.len() as u8), read)
+    }
+
+    /// Decodes what the current state can decode without the standard's handler: in ASCII
+    /// and Roman state a run of bytes that are themselves, in leading-byte state whole valid
+    /// pairs. Returns the bytes read and whether the output is full.
+    #[inline(always)]
+    fn decode_fast<D: Dest>(&mut self, src: &[u8], dst: &mut D) -> (usize, bool) {
+        let (read, full) = match self.iso_2022_jp_decoder_state {
+            State::Ascii => copy_run(src, dst, false),
+            State::Roman => copy_run(src, dst, true),
+            State::LeadingByte => decode_pairs(src, dst),
+            _ => return (0, false),
+        };
+        if read > 0 {
+            // Every byte decoded in these states sets ISO-2022-JP output to false.
+            self.iso_2022_jp_output = false;
+        }
+        (read, full)
+    }
+
+    /// The standard's handler for one byte (not end-of-queue). On `Error` the caller writes
+    /// U+FFFD in replacement mode; room for it has been checked.
+    ///
+    /// <https://encoding.spec.whatwg.org/#iso-2022-jp-decoder>
+    #[inline(never)]
+    fn step<D: Dest>(&mut self, byte: u8, dst: &mut D, replace: bool) -> Step {
+        if byte == 0x1B
+            && matches!(
+                self.iso_2022_jp_decoder_state,
+                State::Ascii | State::Roman | State::Katakana | State::LeadingByte
+            )
+        {
+            // 0x1B: Set ISO-2022-JP decoder state to escape start and return continue.
+            self.iso_2022_jp_decoder_state = State::EscapeStart;
+            return Step::Consumed;
+        }
+        match self.iso_2022_jp_decoder_state {
+            State::Ascii => {
+                self.output_or_error(dst, replace, is_self(byte, false).then_some(u16::from(byte)))
+            }
+            State::Roman => self.output_or_error(
+                dst,
+                replace,
+                match byte {
+                    0x5C => Some(0x00A5),
+                    0x7E => Some(0x203E),
+                    _ => is_self(byte, false).then_some(u16::from(byte)),
+                },
+            ),
+            State::Katakana => self.output_or_error(
+                dst,
+                replace,
+                (0x21..=0x5F)
+                    .contains(&byte)
+                    .then(|| 0xFF61 - 0x21 + u16::from(byte)),
+            ),
+            State::LeadingByte => {
+                if (0x21..=0x7E).contains(&byte) {
+                    // 0x21 to 0x7E: Set ISO-2022-JP output to false, ISO-2022-JP leading to
+                    // byte, ISO-2022-JP decoder state to trailing byte, and return continue.
+                    self.iso_2022_jp_output = false;
+                    self.iso_2022_jp_leading = byte;
+                    self.iso_2022_jp_decoder_state = State::TrailingByte;
+                    return Step::Consumed;
+                }
+                self.output_or_error(dst, replace, None)
+            }
+            State::TrailingByte => {
+                if (0x21..=0x7E).contains(&byte) {
+                    // 2–3. Let pointer be (ISO-2022-JP leading − 0x21) × 94 + byte − 0x21 and
+                    // codePoint the index code point for pointer in index jis0208.
+                    if let Some(code_point) = jis0208(self.iso_2022_jp_leading, byte) {
+                        // 1. Set the ISO-2022-JP decoder state to leading byte.
+                        // 5. Return a code point whose value is codePoint.
+                        if !dst.room_for_bmp(code_point) {
+                            return Step::Full;
+                        }
+                        self.iso_2022_jp_decoder_state = State::LeadingByte;
+                        dst.push_bmp(code_point);
+                        return Step::Consumed;
+                    }
+                }
+                if !room_for_error(dst, replace) {
+                    return Step::Full;
+                }
+                // 0x1B: Set ISO-2022-JP decoder state to escape start and return error.
+                // 0x21 to 0x7E, 4. If codePoint is null, then return error (in leading-byte
+                // state). Otherwise: Set ISO-2022-JP decoder state to leading byte and return
+                // error.
+                self.iso_2022_jp_decoder_state = if byte == 0x1B {
+                    State::EscapeStart
+                } else {
+                    State::LeadingByte
+                };
+                Step::Error {
+                    consumed: true,
+                    bad: 2,
+                }
+            }
+            State::EscapeStart => {
+                // 1. If byte is either 0x24 or 0x28, then set ISO-2022-JP leading to byte,
+                //    ISO-2022-JP decoder state to escape, and return continue.
+                if byte == 0x24 || byte == 0x28 {
+                    self.iso_2022_jp_leading = byte;
+                    self.iso_2022_jp_decoder_state = State::Escape;
+                    return Step::Consumed;
+                }
+                if !room_for_error(dst, replace) {
+                    return Step::Full;
+                }
+                // 2. If byte is not end-of-queue, then restore byte to ioQueue.
+                // 3. Set ISO-2022-JP output to false, ISO-2022-JP decoder state to ISO-2022-JP
+                //    decoder output state, and return error.
+                self.iso_2022_jp_output = false;
+                self.iso_2022_jp_decoder_state = self.iso_2022_jp_decoder_output_state;
+                Step::Error {
+                    consumed: false,
+                    bad: 1,
+                }
+            }
+            State::Escape => {
+                // 1. Let leading be ISO-2022-JP leading.
+                let leading = self.iso_2022_jp_leading;
+                // 2–6. Let state be …
+                let state = match (leading, byte) {
+                    (0x28, 0x42) => Some(State::Ascii),
+                    (0x28, 0x4A) => Some(State::Roman),
+                    (0x28, 0x49) => Some(State::Katakana),
+                    (0x24, 0x40 | 0x42) => Some(State::LeadingByte),
+                    _ => None,
+                };
+                // 7. If state is non-null:
+                if let Some(state) = state {
+                    // 4. Return continue, if output is false, and error otherwise.
+                    let output = self.iso_2022_jp_output;
+                    if output && !room_for_error(dst, replace) {
+                        return Step::Full;
+                    }
+                    // 1. (and set ISO-2022-JP leading to 0x00.)
+                    self.iso_2022_jp_leading = 0;
+                    // 1. Set ISO-2022-JP decoder state and ISO-2022-JP decoder output state to
+                    //    state.
+                    self.iso_2022_jp_decoder_state = state;
+                    self.iso_2022_jp_decoder_output_state = state;
+                    // 2–3. Let output be the value of ISO-2022-JP output; set it to true.
+                    self.iso_2022_jp_output = true;
+                    return if output {
+                        Step::Error {
+                            consumed: true,
+                            bad: 3,
+                        }
+                    } else {
+                        Step::Consumed
+                    };
+                }
+                if !room_for_error(dst, replace) {
+                    return Step::Full;
+                }
+                self.iso_2022_jp_leading = 0;
+                // 8. Restore « leading, byte » to ioQueue: byte is not consumed, leading goes
+                //    before it.
+                self.pending.restore(&[leading]);
+                // 9. Set ISO-2022-JP output to false, ISO-2022-JP decoder state to ISO-2022-JP
+                //    decoder output state and return error.
+                self.iso_2022_jp_output = false;
+                self.iso_2022_jp_decoder_state = self.iso_2022_jp_decoder_output_state;
+                Step::Error {
+                    consumed: false,
+                    bad: 1,
+                }
+            }
+        }
+    }
+
+    /// The end of a step in ASCII, Roman, katakana or leading-byte state that sets
+    /// ISO-2022-JP output to false and returns `code_point`, or error if it is `None`.
+    #[inline(always)]
+    fn output_or_error<D: Dest>(&mut self, dst: &mut D, replace: bool, code_point: Option<u16>) -> Step {
+        match code_point {
+            Some(code_point) => {
+                if !dst.room_for_bmp(code_point) {
+                    return Step::Full;
+                }
+                self.iso_2022_jp_output = false;
+                dst.push_bmp(code_point);
+                Step::Consumed
+            }
+            None => {
+                if !room_for_error(dst, replace) {
+                    return Step::Full;
+                }
+                self.iso_2022_jp_output = false;
+                Step::Error {
+                    consumed: true,
+                    bad: 1,
+                }
+            }
+        }
+    }
+
+    /// Escape-sequence bytes held in state, plus pending restored bytes.
+    pub(crate) fn held(&self) -> usize {
+        let in_state = match self.iso_2022_jp_decoder_state {
+            State::TrailingByte | State::EscapeStart => 1,
+            State::Escape => 2,
+            State::Ascii | State::Roman | State::Katakana | State::LeadingByte => 0,
+        };
+        in_state + self.pending.len()
+    }
+
+    pub(crate) fn is_initial(&self) -> bool {
+        self.iso_2022_jp_decoder_state == State::Ascii && self.pending.is_empty()
+    }
+
+    /// Bytes at the start of `bytes` that decode to the same-numbered code point in the
+    /// current state (ASCII state: bytes below 0x80 other than 0x0E, 0x0F, 0x1B).
+    pub(crate) fn latin1_byte_compatible_up_to(&self, bytes: &[u8]) -> usize {
+        if !self.pending.is_empty() {
+            return 0;
+        }
+        let roman = match self.iso_2022_jp_decoder_state {
+            State::Ascii => false,
+            State::Roman => true,
+            _ => return 0,
+        };
+        bytes
+            .iter()
+            .position(|&b| !is_self(b, roman))
+            .unwrap_or(bytes.len())
+    }
+}
+
+/// Copies the bytes at the start of `src` that are themselves in ASCII (or Roman) state, as
+/// far as they fit. Scans at most a block ahead of what it copies, so that a small output
+/// buffer does not make every call scan the whole input. Returns the bytes read and `false`:
+/// when the output is full, the standard's handler finds it out on the next byte.
+#[inline(always)]
+fn copy_run<D: Dest>(src: &[u8], dst: &mut D, roman: bool) -> (usize, bool) {
+    const BLOCK: usize = 256;
+    let mut read = 0;
+    while let Some(block) = src.get(read..).map(|rest| &rest[..rest.len().min(BLOCK)]) {
+        let run = block
+            .iter()
+            .position(|&b| !is_self(b, roman))
+            .unwrap_or(block.len());
+        let copied = dst.copy_ascii(&block[..run]);
+        read += copied;
+        if copied < run || run < BLOCK {
+            break;
+        }
+    }
+    (read, false)
+}
+
+/// Decodes the whole valid jis0208 pairs at the start of `src` that fit (leading-byte state).
+/// Returns the bytes read and whether the output is full.
+#[inline(always)]
+fn decode_pairs<D: Dest>(src: &[u8], dst: &mut D) -> (usize, bool) {
+    let mut read = 0;
+    while let (Some(&leading @ 0x21..=0x7E), Some(&trailing @ 0x21..=0x7E)) =
+        (src.get(read), src.get(read + 1))
+    {
+        let Some(code_point) = jis0208(leading, trailing) else {
+            break;
+        };
+        if !dst.room_for_bmp(code_point) {
+            return (read, true);
+        }
+        dst.push_bmp(code_point);
+        read += 2;
+    }
+    (read, false)
+}
+
+/// The standard's ISO-2022-JP encoder states.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum EncoderState {
+    Ascii,
+    Roman,
+    Jis0208,
+}
+
+pub(crate) struct Iso2022JpEncoder {
+    iso_2022_jp_encoder_state: EncoderState,
+}
+
+impl Iso2022JpEncoder {
+    pub(crate) fn new() -> Self {
+        Iso2022JpEncoder {
+            iso_2022_jp_encoder_state: EncoderState::Ascii,
+        }
+    }
+
+    /// <https://encoding.spec.whatwg.org/#iso-2022-jp-encoder>
+    ///
+    /// "Restore codePoint" is realised by not consuming it: the escape sequence is written,
+    /// the state switched, and the same code point is looked at again.
+    pub(crate) fn encode<S: Source>(
+        &mut self,
+        src: &mut S,
+        dst: &mut ByteDest<'_>,
+        last: bool,
+    ) -> EncoderResult {
+        use EncoderState::{Ascii, Jis0208, Roman};
+        loop {
+            let state = self.iso_2022_jp_encoder_state;
+            let Some((c, len)) = src.peek() else {
+                // 1. If codePoint is end-of-queue and ISO-2022-JP encoder state is not ASCII,
+                //    then set ISO-2022-JP encoder state to ASCII and return three bytes
+                //    0x1B 0x28 0x42.
+                if last && state != Ascii {
+                    if dst.left() < 3 {
+                        return EncoderResult::OutputFull;
+                    }
+                    dst.push(b"\x1B(B");
+                    self.iso_2022_jp_encoder_state = Ascii;
+                }
+                // 2. … return finished.
+                return EncoderResult::InputEmpty;
+            };
+            let code_point = u32::from(c);
+            // 3. If ISO-2022-JP encoder state is ASCII or Roman, and codePoint is U+000E,
+            //    U+000F, or U+001B, then return error with U+FFFD (�).
+            if state != Jis0208 && matches!(code_point, 0x0E | 0x0F | 0x1B) {
+                src.advance(len);
+                return EncoderResult::Unmappable('\u{FFFD}');
+            }
+            // 4. If ISO-2022-JP encoder state is ASCII and codePoint is an ASCII code point,
+            //    then return a byte whose value is codePoint.
+            // 5. If ISO-2022-JP encoder state is Roman and codePoint is an ASCII code point,
+            //    excluding U+005C (\) and U+007E (~), or is U+00A5 (¥) or U+203E (‾): return a
+            //    byte: codePoint, 0x5C for ¥, 0x7E for ‾.
+            let byte = match (state, code_point) {
+                (Ascii, 0x00..=0x7F) => Some(code_point as u8),
+                (Roman, 0x5C | 0x7E) => None,
+                (Roman, 0x00..=0x7F) => Some(code_point as u8),
+                (Roman, 0xA5) => Some(0x5C),
+                (Roman, 0x203E) => Some(0x7E),
+                _ => None,
+            };
+            if let Some(byte) = byte {
+                if dst.left() == 0 {
+                    return EncoderResult::OutputFull;
+                }
+                dst.push_byte(byte);
+                src.advance(len);
+                continue;
+            }
+            // 6. If codePoint is an ASCII code point, and ISO-2022-JP encoder state is not
+            //    ASCII, then restore codePoint to ioQueue, set ISO-2022-JP encoder state to
+            //    ASCII, and return three bytes 0x1B 0x28 0x42.
+            if code_point < 0x80 && state != Ascii {
+                if !self.switch(dst, Ascii) {
+                    return EncoderResult::OutputFull;
+                }
+                continue;
+            }
+            // 7. If codePoint is either U+00A5 (¥) or U+203E (‾), and ISO-2022-JP encoder state
+            //    is not Roman, then restore codePoint to ioQueue, set ISO-2022-JP encoder state
+            //    to Roman, and return three bytes 0x1B 0x28 0x4A.
+            if (code_point == 0xA5 || code_point == 0x203E) && state != Roman {
+                if !self.switch(dst, Roman) {
+                    return EncoderResult::OutputFull;
+                }
+                continue;
+            }
+            // 8. If codePoint is U+2212 (−), then set it to U+FF0D (－).
+            let code_point = if code_point == 0x2212 { 0xFF0D } else { code_point };
+            // 9. If codePoint is in the range U+FF61 (｡) to U+FF9F (ﾟ), inclusive, then set it
+            //    to the index code point for codePoint − 0xFF61 in index ISO-2022-JP katakana.
+            let code_point = match code_point {
+                0xFF61..=0xFF9F => ISO_2022_JP_KATAKANA
+                    .get((code_point - 0xFF61) as usize)
+                    .map_or(0, |&c| u32::from(c)),
+                _ => code_point,
+            };
+            // 10. Let pointer be the index pointer for codePoint in index jis0208.
+            let pointer_plus_one = paged(&JIS0208_ENC_PAGES, &JIS0208_ENC_BLOCKS, code_point);
+            // 11. If pointer is null:
+            let Some(pointer) = pointer_plus_one.checked_sub(1) else {
+                // 1. If ISO-2022-JP encoder state is jis0208, then restore codePoint to
+                //    ioQueue, set ISO-2022-JP encoder state to ASCII, and return three bytes
+                //    0x1B 0x28 0x42.
+                if state == Jis0208 {
+                    if !self.switch(dst, Ascii) {
+                        return EncoderResult::OutputFull;
+                    }
+                    continue;
+                }
+                // 2. Return error with codePoint.
+                src.advance(len);
+                return EncoderResult::Unmappable(char::from_u32(code_point).unwrap_or(c));
+            };
+            // 12. If ISO-2022-JP encoder state is not jis0208, then restore codePoint to
+            //     ioQueue, set ISO-2022-JP encoder state to jis0208, and return three bytes
+            //     0x1B 0x24 0x42.
+            if state != Jis0208 {
+                if !self.switch(dst, Jis0208) {
+                    return EncoderResult::OutputFull;
+                }
+                continue;
+            }
+            // 13–15. Return pointer / 94 + 0x21 and pointer % 94 + 0x21.
+            if dst.left() < 2 {
+                return EncoderResult::OutputFull;
+            }
+            dst.push(&[(pointer / 94 + 0x21) as u8, (pointer % 94 + 0x21) as u8]);
+            src.advance(len);
+        }
+    }
+
+    /// Writes the escape sequence for `state` and switches to it; false if it does not fit.
+    #[inline]
+    fn switch(&mut self, dst: &mut ByteDest<'_>, state: EncoderState) -> bool {
+        if dst.left() < 3 {
+            return false;
+        }
+        dst.push(match state {
+            EncoderState::Ascii => b"\x1B(B",
+            EncoderState::Roman => b"\x1B(J",
+            EncoderState::Jis0208 => b"\x1B$B",
+        });
+        self.iso_2022_jp_encoder_state = state;
+        true
+    }
+
+    pub(crate) fn has_pending_state(&self) -> bool {
+        self.iso_2022_jp_encoder_state != EncoderState::Ascii
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Iso2022JpDecoder;
+    use crate::ISO_2022_JP;
+    use crate::codecs::cursor::{Dest, Utf8Dest};
+    use crate::codecs::testing::{
+        check_decode, check_decode_thoroughly, check_encode, check_encode_thoroughly,
+    };
+    use crate::results::DecoderResult;
+
+    /// A small deterministic generator (xorshift64) for sample inputs.
+    struct Rng(u64);
+    impl Rng {
+        fn below(&mut self, n: usize) -> usize {
+            self.0 ^= self.0 << 13;
+            self.0 ^= self.0 >> 7;
+            self.0 ^= self.0 << 17;
+            (self.0 % n as u64) as usize
+        }
+    }
+
+    /// Prefixes leaving the decoder in each state, with ISO-2022-JP output set and not set.
+    const PREFIXES: &[&[u8]] = &[
+        b"",
+        b"\x1B(B",
+        b"\x1B(J",
+        b"\x1B(Ja",
+        b"\x1B(I",
+        b"\x1B(I!",
+        b"\x1B$@",
+        b"\x1B$B",
+        b"\x1B$B\x30\x21",
+        b"\x1B$B\x30",
+    ];
+
+    /// Every `len`-byte input over `set`, each after `prefix`.
+    fn combinations(set: &[u8], len: u32, prefix: &[u8]) -> impl Iterator<Item = Vec<u8>> {
+        (0..set.len().pow(len)).map(move |mut n| {
+            let mut input = prefix.to_vec();
+            for _ in 0..len {
+                input.push(set[n % set.len()]);
+                n /= set.len();
+            }
+            input
+        })
+    }
+
+    #[test]
+    fn every_one_and_two_byte_input_equals_spec() {
+        for a in 0..=255u8 {
+            check_decode(ISO_2022_JP, &[a], &[], 16);
+            for b in 0..=255u8 {
+                check_decode(ISO_2022_JP, &[a, b], &[], 16);
+            }
+        }
+    }
+
+    #[test]
+    fn every_two_byte_input_in_every_state_equals_spec() {
+        for prefix in PREFIXES {
+            for input in combinations(&(0..=255).collect::<Vec<u8>>(), 2, prefix) {
+                check_decode(ISO_2022_JP, &input, &[], 32);
+            }
+        }
+    }
+
+    /// Bytes that matter to escape sequences and to the four output states.
+    const ESCAPE_RELEVANT: &[u8] = &[
+        0x1B, 0x24, 0x28, 0x40, 0x42, 0x49, 0x4A, 0x0E, 0x5C, 0x7E, 0x21, 0x7F, 0x80, 0x0A, 0x41,
+    ];
+
+    #[test]
+    fn every_three_byte_escape_relevant_input_in_every_state_equals_spec() {
+        for prefix in PREFIXES {
+            for input in combinations(ESCAPE_RELEVANT, 3, prefix) {
+                let n = prefix.len();
+                check_decode(ISO_2022_JP, &input, &[], 32);
+                check_decode(ISO_2022_JP, &input, &[n + 1, n + 2], 32);
+            }
+        }
+    }
+
+    #[test]
+    fn every_four_and_five_byte_escape_input_in_chunks_equals_spec() {
+        const SMALL: &[u8] = &[0x1B, 0x24, 0x28, 0x42, 0x4A, 0x40, 0x21, 0x0A];
+        for prefix in [&b""[..], b"\x1B$B", b"\x1B(J"] {
+            for input in combinations(SMALL, 4, prefix) {
+                let n = prefix.len();
+                check_decode(ISO_2022_JP, &input, &[], 32);
+                check_decode(ISO_2022_JP, &input, &[n + 1, n + 2, n + 3], 32);
+                check_decode(ISO_2022_JP, &input, &[n + 2], 4);
+            }
+        }
+        for input in combinations(SMALL, 5, b"") {
+            check_decode(ISO_2022_JP, &input, &[], 32);
+            check_decode(ISO_2022_JP, &input, &[1, 2, 3, 4], 32);
+        }
+        for input in combinations(ESCAPE_RELEVANT, 4, b"") {
+            check_decode(ISO_2022_JP, &input, &[], 32);
+        }
+    }
+
+    /// Pieces of ISO-2022-JP: escape sequences (valid, broken, cut), and text for every state.
+    const PIECES: &[&[u8]] = &[
+        b"\x1B(B",
+        b"\x1B(J",
+        b"\x1B(I",
+        b"\x1B$@",
+        b"\x1B$B",
+        b"abc",
+        b"\n",
+        b"\\~",
+        b"!_",
+        b"\x30\x21\x46\x7C",
+        b"\x24\x22\x21\x21",
+        b"\x7E\x7E",
+        b"\x29\x21",
+        b"\x0E",
+        b"\x0F",
+        b"\x80\xFF",
+        b"\x7F",
+        b"\x1B",
+        b"\x1B$",
+        b"\x1B(",
+        b"\x1B$A",
+        b"\x1B(C",
+        b"\x1B\x1B",
+        b"\x1B$(B",
+        b"\x30\x1B(B",
+        b"\x30\n",
+    ];
+
+    #[test]
+    fn structured_samples_equal_spec_in_chunks_and_small_buffers() {
+        let mut rng = Rng(0x1B28_4224_4000_0E0F);
+        for _ in 0..400 {
+            let mut input = Vec::new();
+            for _ in 0..1 + rng.below(7) {
+                input.extend_from_slice(PIECES[rng.below(PIECES.len())]);
+            }
+            check_decode_thoroughly(ISO_2022_JP, &input);
+        }
+        for a in PIECES {
+            for b in PIECES {
+                check_decode_thoroughly(ISO_2022_JP, &[*a, *b].concat());
+            }
+        }
+    }
+
+    #[test]
+    fn every_bmp_scalar_and_some_astral_ones_encode_as_spec_in_every_state() {
+        for prefix in ["", "\u{A5}", "\u{3042}"] {
+            for c in (0..=0xFFFFu32).filter_map(char::from_u32) {
+                check_encode(ISO_2022_JP, &format!("{prefix}{c}"), &[], 32);
+            }
+            for c in ['\u{10000}', '\u{1F600}', '\u{20B9F}', '\u{10FFFF}'] {
+                check_encode(ISO_2022_JP, &format!("{prefix}{c}"), &[], 32);
+            }
+        }
+    }
+
+    #[test]
+    fn switching_text_encodes_as_spec_in_chunks_and_small_buffers() {
+        let pieces = [
+            "ab",
+            "\\",
+            "~",
+            "\u{A5}",
+            "\u{203E}",
+            "\u{3042}",
+            "\u{65E5}\u{672C}",
+            "\u{FF71}",
+            "\u{FF9F}",
+            "\u{2212}",
+            "\u{E}",
+            "\u{F}",
+            "\u{1B}",
+            "\u{E9}",
+            "\u{1F600}",
+            "\n",
+            "\u{FFFD}",
+            "\u{80}",
+        ];
+        let mut rng = Rng(0x2022_0000_4A50_0001);
+        for _ in 0..300 {
+            let text: String = (0..1 + rng.below(6))
+                .map(|_| pieces[rng.below(pieces.len())])
+                .collect();
+            check_encode_thoroughly(ISO_2022_JP, &text);
+        }
+        for a in pieces {
+            for b in pieces {
+                check_encode_thoroughly(ISO_2022_JP, &[a, b].concat());
+            }
+        }
+        // The escape at the end needs three bytes: output buffers of 1 to 3 bytes stall or fit.
+        for cap in 3..=8 {
+            check_encode(ISO_2022_JP, "\u{3042}", &[], cap);
+            check_encode(ISO_2022_JP, "\u{A5}a\u{A5}", &[], cap);
+        }
+    }
+
+    #[test]
+    fn held_bytes_initial_state_and_latin1_prefix() {
+        let mut decoder = Iso2022JpDecoder::new();
+        let mut buf = [0u8; 16];
+        let mut dst = Utf8Dest::new(&mut buf, crate::simd::active());
+        assert!(decoder.is_initial());
+        assert_eq!(decoder.latin1_byte_compatible_up_to(b"ab\x0Ec"), 2);
+        assert_eq!(decoder.latin1_byte_compatible_up_to(b"ab\x1B"), 2);
+        assert_eq!(decoder.latin1_byte_compatible_up_to(b"a\\~\x80"), 3);
+        assert_eq!(
+            decoder.decode(b"a\x1B$", &mut dst, false, false),
+            (DecoderResult::InputEmpty, 3)
+        );
+        assert_eq!((decoder.held(), decoder.is_initial()), (2, false));
+        // ESC $ then end-of-queue: error, and `$` restored.
+        assert_eq!(
+            decoder.decode(b"", &mut dst, true, false),
+            (DecoderResult::Malformed(1, 1), 0)
+        );
+        assert_eq!((decoder.held(), decoder.is_initial()), (1, false));
+        assert_eq!(
+            decoder.decode(b"", &mut dst, true, false),
+            (DecoderResult::InputEmpty, 0)
+        );
+        assert!(decoder.is_initial());
+        let written = dst.written();
+        assert_eq!(&buf[..written], b"a$");
+    }
+
+    #[test]
+    fn random_inputs_equal_spec_in_random_chunks_and_buffers() {
+        const ALPHABET: &[u8] =
+            b"\x1B\x1B\x1B\x24\x28\x40\x42\x49\x4A\x0E\x0F\x5C\x7E\x21\x30\x5F\x7F\x80\x0A\x41";
+        let mut rng = Rng(0x4953_4F00_0000_0004);
+        for _ in 0..4000 {
+            let len = rng.below(24);
+            let input: Vec<u8> = (0..len)
+                .map(|_| match rng.below(4) {
+                    0 => rng.below(256) as u8,
+                    _ => ALPHABET[rng.below(ALPHABET.len())],
+                })
+                .collect();
+            let mut splits: Vec<usize> = (0..rng.below(4)).map(|_| rng.below(len + 1)).collect();
+            splits.sort_unstable();
+            check_decode(ISO_2022_JP, &input, &splits, 4 + rng.below(9));
+        }
+        let chars = [
+            "ab",
+            "\\",
+            "~",
+            "\n",
+            "\u{A5}",
+            "\u{203E}",
+            "\u{3042}",
+            "\u{65E5}",
+            "\u{FF71}",
+            "\u{2212}",
+            "\u{E}",
+            "\u{1B}",
+            "\u{E9}",
+            "\u{1F600}",
+            "\u{FFFD}",
+        ];
+        for _ in 0..2000 {
+            let text: String = (0..rng.below(10))
+                .map(|_| chars[rng.below(chars.len())])
+                .collect();
+            let n = text.chars().count();
+            let mut splits: Vec<usize> = (0..rng.below(4)).map(|_| rng.below(n + 1)).collect();
+            splits.sort_unstable();
+            check_encode(ISO_2022_JP, &text, &splits, 3 + rng.below(10));
+        }
+    }
+}

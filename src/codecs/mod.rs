@@ -1,0 +1,336 @@
+//! The fast engine: one streaming state machine per encoding family, over slices.
+//!
+//! Depends on `simd` (kernels) and `tables` (generated data); never on `spec` outside tests.
+//!
+//! # The family contract
+//! Each family module has a decoder type and, where the standard has one, an encoder type:
+//!
+//! ```text
+//! XDecoder::decode<D: Dest>(&mut self, src: &[u8], dst: &mut D, last: bool, replace: bool)
+//!     -> (DecoderResult, usize /* bytes read from src */)
+//! XDecoder::held(&self) -> usize          // bytes held in state (for the max_* bounds)
+//! XEncoder::encode<S: Source>(&mut self, src: &mut S, dst: &mut ByteDest<'_>, last: bool)
+//!     -> EncoderResult
+//! XEncoder::has_pending_state(&self) -> bool
+//! ```
+//!
+//! - The state machine is the standard's, with its "restore" realised without a queue: a
+//!   byte of the current buffer that the standard restores is simply not consumed; bytes held
+//!   in decoder state that the standard restores go to a [`Pending`] queue that the decoder
+//!   drains before reading `src` again.
+//! - A decoder checks room before every state transition, exactly (`Dest::room_for*`), so
+//!   `OutputFull` leaves the state as it was and the next call resumes losslessly.
+//! - On malformed input with `replace == false`, the decoder makes the standard's error
+//!   transition and returns `Malformed(bad, consumed_after)`; `consumed_after` counts the bytes
+//!   it has consumed after the error position (bytes put in [`Pending`], and bytes it read
+//!   past the error point): `total read − consumed_after` is where the standard's fatal mode
+//!   stops. With `replace == true` it first checks room for U+FFFD (returning `OutputFull`
+//!   with nothing changed if there is none), makes the transition, writes U+FFFD and returns
+//!   `Malformed` all the same, so the caller learns that an error was replaced.
+//! - At `last` with `src` exhausted, the decoder drains [`Pending`] and then acts on
+//!   end-of-queue as the standard says (an incomplete sequence is one error).
+//! - An encoder consumes an unmappable character before returning `Unmappable(c)`; it never
+//!   writes a replacement (the public `Encoder` writes `&#N;` in html mode). At `last` with the
+//!   input exhausted it writes what the standard's end-of-queue step writes (ISO-2022-JP's
+//!   `ESC ( B`), if there is room, else `OutputFull`.
+
+pub(crate) mod cursor;
+#[cfg(test)]
+pub(crate) mod testing;
+
+mod big5;
+mod euc_jp;
+mod euc_kr;
+mod gb18030;
+mod iso_2022_jp;
+mod replacement;
+mod shift_jis;
+mod single_byte;
+mod utf_16;
+mod utf_8;
+mod x_user_defined;
+
+use crate::encoding::{Encoding, Kind};
+use crate::results::{DecoderResult, EncoderResult};
+use cursor::{ByteDest, Dest, Source};
+
+/// Bytes that the standard restores to the input queue but that no longer are in `src`
+/// (they were held in decoder state). Drained, in order, before `src` is read again.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(crate) struct Pending {
+    bytes: [u8; 4],
+    len: u8,
+}
+
+impl Pending {
+    /// No bytes pending.
+    #[inline(always)]
+    pub(crate) fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+    /// How many bytes are pending.
+    #[inline(always)]
+    pub(crate) fn len(&self) -> usize {
+        usize::from(self.len)
+    }
+    /// The next pending byte.
+    #[inline(always)]
+    pub(crate) fn front(&self) -> Option<u8> {
+        (self.len > 0).then_some(self.bytes[0])
+    }
+    /// Removes the next pending byte.
+    #[inline(always)]
+    pub(crate) fn pop_front(&mut self) {
+        if self.len > 0 {
+            self.bytes.copy_within(1..usize::from(self.len), 0);
+            self.len -= 1;
+        }
+    }
+    /// "Restore" `items` before the pending bytes (at most 4 in all).
+    #[inline]
+    pub(crate) fn restore(&mut self, items: &[u8]) {
+        let old = usize::from(self.len);
+        let new = old + items.len();
+        assert!(new <= self.bytes.len(), "Pending holds at most 4 bytes");
+        self.bytes.copy_within(0..old, items.len());
+        self.bytes[..items.len()].copy_from_slice(items);
+        self.len = new as u8;
+    }
+}
+
+/// A decoder of any family.
+pub(crate) enum VariantDecoder {
+    Utf8(utf_8::Utf8Decoder),
+    Utf16(utf_16::Utf16Decoder),
+    SingleByte(single_byte::SingleByteDecoder),
+    XUserDefined(x_user_defined::XUserDefinedDecoder),
+    Gb18030(gb18030::Gb18030Decoder),
+    Big5(big5::Big5Decoder),
+    EucJp(euc_jp::EucJpDecoder),
+    Iso2022Jp(iso_2022_jp::Iso2022JpDecoder),
+    ShiftJis(shift_jis::ShiftJisDecoder),
+    EucKr(euc_kr::EucKrDecoder),
+    Replacement(replacement::ReplacementDecoder),
+}
+
+impl VariantDecoder {
+    pub(crate) fn new(encoding: &'static Encoding) -> VariantDecoder {
+        match encoding.kind() {
+            Kind::Utf8 => VariantDecoder::Utf8(utf_8::Utf8Decoder::new()),
+            Kind::Utf16Be => VariantDecoder::Utf16(utf_16::Utf16Decoder::new(true)),
+            Kind::Utf16Le => VariantDecoder::Utf16(utf_16::Utf16Decoder::new(false)),
+            Kind::SingleByte(tables) => {
+                VariantDecoder::SingleByte(single_byte::SingleByteDecoder::new(tables.decode))
+            }
+            Kind::XUserDefined => VariantDecoder::XUserDefined(x_user_defined::XUserDefinedDecoder::new()),
+            Kind::Gbk | Kind::Gb18030 => VariantDecoder::Gb18030(gb18030::Gb18030Decoder::new()),
+            Kind::Big5 => VariantDecoder::Big5(big5::Big5Decoder::new()),
+            Kind::EucJp => VariantDecoder::EucJp(euc_jp::EucJpDecoder::new()),
+            Kind::Iso2022Jp => VariantDecoder::Iso2022Jp(iso_2022_jp::Iso2022JpDecoder::new()),
+            Kind::ShiftJis => VariantDecoder::ShiftJis(shift_jis::ShiftJisDecoder::new()),
+            Kind::EucKr => VariantDecoder::EucKr(euc_kr::EucKrDecoder::new()),
+            Kind::Replacement => VariantDecoder::Replacement(replacement::ReplacementDecoder::new()),
+        }
+    }
+
+    /// Runs the family's state machine; see the module docs.
+    #[inline]
+    pub(crate) fn decode<D: Dest>(
+        &mut self,
+        src: &[u8],
+        dst: &mut D,
+        last: bool,
+        replace: bool,
+    ) -> (DecoderResult, usize) {
+        match self {
+            VariantDecoder::Utf8(d) => d.decode(src, dst, last, replace),
+            VariantDecoder::Utf16(d) => d.decode(src, dst, last, replace),
+            VariantDecoder::SingleByte(d) => d.decode(src, dst, last, replace),
+            VariantDecoder::XUserDefined(d) => d.decode(src, dst, last, replace),
+            VariantDecoder::Gb18030(d) => d.decode(src, dst, last, replace),
+            VariantDecoder::Big5(d) => d.decode(src, dst, last, replace),
+            VariantDecoder::EucJp(d) => d.decode(src, dst, last, replace),
+            VariantDecoder::Iso2022Jp(d) => d.decode(src, dst, last, replace),
+            VariantDecoder::ShiftJis(d) => d.decode(src, dst, last, replace),
+            VariantDecoder::EucKr(d) => d.decode(src, dst, last, replace),
+            VariantDecoder::Replacement(d) => d.decode(src, dst, last, replace),
+        }
+    }
+
+    /// Bytes held in state (including pending restored bytes).
+    fn held(&self) -> usize {
+        match self {
+            VariantDecoder::Utf8(d) => d.held(),
+            VariantDecoder::Utf16(d) => d.held(),
+            VariantDecoder::SingleByte(_) | VariantDecoder::XUserDefined(_) => 0,
+            VariantDecoder::Gb18030(d) => d.held(),
+            VariantDecoder::Big5(d) => d.held(),
+            VariantDecoder::EucJp(d) => d.held(),
+            VariantDecoder::Iso2022Jp(d) => d.held(),
+            VariantDecoder::ShiftJis(d) => d.held(),
+            VariantDecoder::EucKr(d) => d.held(),
+            VariantDecoder::Replacement(_) => 0,
+        }
+    }
+
+    /// The most UTF-16 code units decoding `byte_length` more bytes (and `last`) can write.
+    ///
+    /// Every step of every decoder writes at most one code unit per byte it consumes (Big5's
+    /// pairs and astral characters: two units for two bytes; an error: one unit for at least
+    /// one byte), plus one for an error at end-of-queue.
+    pub(crate) fn max_utf16_buffer_length(&self, byte_length: usize) -> Option<usize> {
+        match self {
+            VariantDecoder::Replacement(_) => Some(1),
+            VariantDecoder::Utf16(d) => d.max_utf16_buffer_length(byte_length),
+            _ => byte_length.checked_add(self.held())?.checked_add(1),
+        }
+    }
+
+    /// The most UTF-8 bytes decoding `byte_length` more bytes can write, with replacement.
+    ///
+    /// At most three bytes per byte consumed (U+FFFD for one byte; three-byte characters
+    /// from single bytes; no two-byte input gives more than four), plus three for an error
+    /// at end-of-queue.
+    pub(crate) fn max_utf8_buffer_length(&self, byte_length: usize) -> Option<usize> {
+        match self {
+            VariantDecoder::Replacement(_) => Some(3),
+            _ => byte_length
+                .checked_add(self.held())?
+                .checked_add(1)?
+                .checked_mul(3),
+        }
+    }
+
+    /// The most UTF-8 bytes decoding `byte_length` more bytes can write, without replacement.
+    pub(crate) fn max_utf8_buffer_length_without_replacement(&self, byte_length: usize) -> Option<usize> {
+        match self {
+            VariantDecoder::Utf8(d) => d.max_utf8_buffer_length_without_replacement(byte_length),
+            _ => self.max_utf8_buffer_length(byte_length),
+        }
+    }
+
+    /// For single-byte encodings: how many bytes at the start of `bytes` decode to the
+    /// same-numbered code point (ASCII, plus upper-half bytes the table maps to U+0080..U+00FF
+    /// identically). None for other families, as in encoding_rs.
+    pub(crate) fn latin1_byte_compatible_up_to(&self, bytes: &[u8]) -> Option<usize> {
+        match self {
+            VariantDecoder::SingleByte(d) => Some(d.latin1_byte_compatible_up_to(bytes)),
+            VariantDecoder::Utf8(d) => d.latin1_byte_compatible_up_to(bytes),
+            VariantDecoder::XUserDefined(_) => Some(crate::simd::active_ascii_prefix_len(bytes)),
+            VariantDecoder::Gb18030(d) if d.is_initial() => Some(crate::simd::active_ascii_prefix_len(bytes)),
+            VariantDecoder::Big5(d) if d.is_initial() => Some(crate::simd::active_ascii_prefix_len(bytes)),
+            VariantDecoder::EucJp(d) if d.is_initial() => Some(crate::simd::active_ascii_prefix_len(bytes)),
+            VariantDecoder::ShiftJis(d) if d.is_initial() => {
+                Some(crate::simd::active_ascii_prefix_len(bytes))
+            }
+            VariantDecoder::EucKr(d) if d.is_initial() => Some(crate::simd::active_ascii_prefix_len(bytes)),
+            VariantDecoder::Iso2022Jp(d) if d.is_initial() => Some(d.latin1_byte_compatible_up_to(bytes)),
+            _ => None,
+        }
+    }
+}
+
+/// An encoder of any family (replacement and UTF-16 have none: their output encoding, UTF-8,
+/// is used).
+pub(crate) enum VariantEncoder {
+    Utf8(utf_8::Utf8Encoder),
+    SingleByte(single_byte::SingleByteEncoder),
+    XUserDefined(x_user_defined::XUserDefinedEncoder),
+    Gb18030(gb18030::Gb18030Encoder),
+    Big5(big5::Big5Encoder),
+    EucJp(euc_jp::EucJpEncoder),
+    Iso2022Jp(iso_2022_jp::Iso2022JpEncoder),
+    ShiftJis(shift_jis::ShiftJisEncoder),
+    EucKr(euc_kr::EucKrEncoder),
+}
+
+impl VariantEncoder {
+    /// The encoder of `encoding`'s output encoding.
+    pub(crate) fn new(encoding: &'static Encoding) -> VariantEncoder {
+        match encoding.output_encoding().kind() {
+            Kind::SingleByte(tables) => {
+                VariantEncoder::SingleByte(single_byte::SingleByteEncoder::new(tables))
+            }
+            Kind::XUserDefined => VariantEncoder::XUserDefined(x_user_defined::XUserDefinedEncoder::new()),
+            Kind::Gbk => VariantEncoder::Gb18030(gb18030::Gb18030Encoder::new(true)),
+            Kind::Gb18030 => VariantEncoder::Gb18030(gb18030::Gb18030Encoder::new(false)),
+            Kind::Big5 => VariantEncoder::Big5(big5::Big5Encoder::new()),
+            Kind::EucJp => VariantEncoder::EucJp(euc_jp::EucJpEncoder::new()),
+            Kind::Iso2022Jp => VariantEncoder::Iso2022Jp(iso_2022_jp::Iso2022JpEncoder::new()),
+            Kind::ShiftJis => VariantEncoder::ShiftJis(shift_jis::ShiftJisEncoder::new()),
+            Kind::EucKr => VariantEncoder::EucKr(euc_kr::EucKrEncoder::new()),
+            // The output encoding of UTF-16BE/LE and replacement is UTF-8.
+            Kind::Utf8 | Kind::Utf16Be | Kind::Utf16Le | Kind::Replacement => {
+                VariantEncoder::Utf8(utf_8::Utf8Encoder::new())
+            }
+        }
+    }
+
+    /// Runs the family's encoder; see the module docs.
+    #[inline]
+    pub(crate) fn encode<S: Source>(
+        &mut self,
+        src: &mut S,
+        dst: &mut ByteDest<'_>,
+        last: bool,
+    ) -> EncoderResult {
+        match self {
+            VariantEncoder::Utf8(e) => e.encode(src, dst, last),
+            VariantEncoder::SingleByte(e) => e.encode(src, dst, last),
+            VariantEncoder::XUserDefined(e) => e.encode(src, dst, last),
+            VariantEncoder::Gb18030(e) => e.encode(src, dst, last),
+            VariantEncoder::Big5(e) => e.encode(src, dst, last),
+            VariantEncoder::EucJp(e) => e.encode(src, dst, last),
+            VariantEncoder::Iso2022Jp(e) => e.encode(src, dst, last),
+            VariantEncoder::ShiftJis(e) => e.encode(src, dst, last),
+            VariantEncoder::EucKr(e) => e.encode(src, dst, last),
+        }
+    }
+
+    /// Whether the encoder holds state that `last` would flush (ISO-2022-JP not in ASCII).
+    pub(crate) fn has_pending_state(&self) -> bool {
+        match self {
+            VariantEncoder::Iso2022Jp(e) => e.has_pending_state(),
+            _ => false,
+        }
+    }
+
+    /// Most bytes written per UTF-8 input byte, and per UTF-16 code unit, plus a constant for
+    /// state flushes, for this family (without replacement).
+    ///
+    /// - UTF-8: a UTF-8 byte is copied; a UTF-16 unit is at most three bytes.
+    /// - Single-byte and x-user-defined: at most one byte per character.
+    /// - Big5, EUC-JP, Shift_JIS, EUC-KR: at most two bytes per character; a character of
+    ///   two or more UTF-8 bytes, or one UTF-16 unit.
+    /// - gb18030: four bytes for a character of three UTF-8 bytes or one UTF-16 unit.
+    /// - ISO-2022-JP: a one-byte character can need `ESC ( B` before it (four bytes); a
+    ///   three-byte character `ESC $ B` plus two bytes (five); plus `ESC ( B` at the end.
+    fn expansion(&self) -> (usize, usize, usize) {
+        match self {
+            VariantEncoder::Utf8(_) => (1, 3, 0),
+            VariantEncoder::SingleByte(_) | VariantEncoder::XUserDefined(_) => (1, 1, 0),
+            VariantEncoder::Big5(_)
+            | VariantEncoder::EucJp(_)
+            | VariantEncoder::ShiftJis(_)
+            | VariantEncoder::EucKr(_) => (1, 2, 0),
+            VariantEncoder::Gb18030(_) => (2, 4, 0),
+            VariantEncoder::Iso2022Jp(_) => (4, 5, 3),
+        }
+    }
+
+    pub(crate) fn max_buffer_length_from_utf8_without_replacement(
+        &self,
+        byte_length: usize,
+    ) -> Option<usize> {
+        let (per_byte, _, extra) = self.expansion();
+        byte_length.checked_mul(per_byte)?.checked_add(extra)
+    }
+
+    pub(crate) fn max_buffer_length_from_utf16_without_replacement(
+        &self,
+        u16_length: usize,
+    ) -> Option<usize> {
+        let (_, per_unit, extra) = self.expansion();
+        u16_length.checked_mul(per_unit)?.checked_add(extra)
+    }
+}

@@ -1,0 +1,504 @@
+//! Shift_JIS.
+//!
+//! <https://encoding.spec.whatwg.org/#shift_jis-decoder>: ASCII and 0x80 are themselves,
+//! 0xA1–0xDF are half-width katakana, 0x81–0x9F and 0xE0–0xFC lead a two-byte character
+//! (index jis0208, or the EUDC private-use range for pointers 8836–10715). A trailing byte
+//! that is an ASCII byte and does not complete a character is restored: it is simply not
+//! consumed, so no byte ever needs to wait in `Pending`.
+//!
+//! Decoding runs a fast path over the buffer while the decoder holds no leading byte: ASCII
+//! runs go through the `copy_ascii` kernel, single-byte characters and whole two-byte
+//! characters are decoded straight from `src`. It stops at anything else (an error, a
+//! character cut by the end of the buffer, a full output), and [`ShiftJisDecoder::step`], the
+//! standard's handler, takes one byte before the fast path resumes.
+//!
+//! Encoding copies ASCII runs with the `copy_ascii` kernel and looks up everything else in
+//! the generated index Shift_JIS pointer table (pointers 8272–8835 already excluded).
+
+use crate::codecs::cursor::{ByteDest, Dest, Source};
+use crate::results::{DecoderResult, EncoderResult};
+use crate::tables::jis0208::{JIS0208, SHIFT_JIS_ENC_BLOCKS, SHIFT_JIS_ENC_PAGES};
+use crate::tables::paged;
+
+pub(crate) struct ShiftJisDecoder {
+    /// The standard's Shift_JIS leading; 0x00 when none.
+    shift_jis_leading: u8,
+}
+
+/// What one byte did to the state machine.
+enum Step {
+    /// Consumed; maybe wrote a character.
+    Consumed,
+    /// The character (or the U+FFFD of the error) does not fit; nothing changed.
+    Full,
+    /// An error (the state transition is made); `consumed` says whether the byte was consumed
+    /// (false: the standard restores it). `bad` is the length of the malformed sequence.
+    Error { consumed: bool, bad: u8 },
+}
+
+/// The code point of the two-byte sequence `leading`, `byte` (steps 3.4–3.9), if any.
+#[inline(always)]
+fn two_byte(leading: u8, byte: u8) -> Option<u16> {
+    // 4. Let offset be 0x40 if byte is less than 0x7F; otherwise 0x41.
+    let offset = if byte < 0x7F { 0x40 } else { 0x41 };
+    // 5. Let leadingOffset be 0x81 if leading is less than 0xA0; otherwise 0xC1.
+    let leading_offset = if leading < 0xA0 { 0x81 } else { 0xC1 };
+    // 6. If byte is in the range 0x40 to 0x7E, inclusive, or 0x80 to 0xFC, inclusive, then
+    //    set pointer to (leading − leadingOffset) × 188 + byte − offset.
+    if !matches!(byte, 0x40..=0x7E | 0x80..=0xFC) || leading < leading_offset {
+        return None;
+    }
+    let pointer = usize::from(leading - leading_offset) * 188 + usize::from(byte - offset);
+    // 7. If pointer is in the range 8836 to 10715, inclusive, then return a code point whose
+    //    value is 0xE000 − 8836 + pointer.
+    if (8836..=10715).contains(&pointer) {
+        return Some((0xE000 - 8836 + pointer) as u16);
+    }
+    // 8. Let codePoint be … the index code point for pointer in index jis0208.
+    JIS0208.get(pointer).copied().filter(|&c| c != 0)
+}
+
+/// Room for the U+FFFD that an error writes in replacement mode.
+#[inline(always)]
+fn room_for_error<D: Dest>(dst: &D, replace: bool) -> bool {
+    !replace || dst.room_for_replacement()
+}
+
+impl ShiftJisDecoder {
+    pub(crate) fn new() -> Self {
+        ShiftJisDecoder { shift_jis_leading: 0 }
+    }
+
+    pub(crate) fn decode<D: Dest>(
+        &mut self,
+        src: &[u8],
+        dst: &mut D,
+        last: bool,
+        replace: bool,
+    ) -> (DecoderResult, usize) {
+        let mut read = 0;
+        loop {
+            if self.shift_jis_leading == 0 {
+                let (n, full) = decode_fast(src.get(read..).unwrap_or_default(), dst);
+                read += n;
+                if full {
+                    return (DecoderResult::OutputFull, read);
+                }
+            }
+            let Some(&byte) = src.get(read) else {
+                break;
+            };
+            match self.step(byte, dst, replace) {
+                Step::Consumed => read += 1,
+                Step::Full => return (DecoderResult::OutputFull, read),
+                Step::Error { consumed, bad } => {
+                    if replace {
+                        dst.push('\u{FFFD}');
+                    }
+                    return (DecoderResult::Malformed(bad, 0), read + usize::from(consumed));
+                }
+            }
+        }
+        // 1. If byte is end-of-queue and Shift_JIS leading is not 0x00, then set Shift_JIS
+        //    leading to 0x00 and return error.
+        if last && self.shift_jis_leading != 0 {
+            if !room_for_error(dst, replace) {
+                return (DecoderResult::OutputFull, read);
+            }
+            self.shift_jis_leading = 0;
+            if replace {
+                dst.push('\u{FFFD}');
+            }
+            return (DecoderResult::Malformed(1, 0), read);
+        }
+        // 2. If byte is end-of-queue and Shift_JIS leading is 0x00, then return finished.
+        (DecoderResult::InputEmpty, read)
+    }
+
+    /// The standard's handler for one byte (not end-of-queue). On `Error` the caller writes
+    /// U+FFFD in replacement mode; room for it has been checked.
+    ///
+    /// <https://encoding.spec.whatwg.org/#shift_jis-decoder>
+    #[inline(never)]
+    fn step<D: Dest>(&mut self, byte: u8, dst: &mut D, replace: bool) -> Step {
+        // 3. If Shift_JIS leading is not 0x00:
+        if self.shift_jis_leading != 0 {
+            // 1–2. Let leading be Shift_JIS leading; set Shift_JIS leading to 0x00.
+            let leading = self.shift_jis_leading;
+            if let Some(code_point) = two_byte(leading, byte) {
+                // 9. If codePoint is non-null, then return a code point whose value is
+                //    codePoint.
+                if !dst.room_for_bmp(code_point) {
+                    return Step::Full;
+                }
+                self.shift_jis_leading = 0;
+                dst.push_bmp(code_point);
+                return Step::Consumed;
+            }
+            if !room_for_error(dst, replace) {
+                return Step::Full;
+            }
+            self.shift_jis_leading = 0;
+            // 10. If byte is an ASCII byte, then restore byte to ioQueue.
+            // 11. Return error.
+            let consumed = byte >= 0x80;
+            return Step::Error {
+                consumed,
+                bad: 1 + u8::from(consumed),
+            };
+        }
+        // 4. If byte is an ASCII byte or 0x80, then return a code point whose value is byte.
+        // 5. If byte is in the range 0xA1 to 0xDF, inclusive, then return a code point whose
+        //    value is 0xFF61 − 0xA1 + byte.
+        let code_point = match byte {
+            0x00..=0x80 => u16::from(byte),
+            0xA1..=0xDF => 0xFF61 - 0xA1 + u16::from(byte),
+            // 6. If byte is in the range 0x81 to 0x9F, inclusive, or 0xE0 to 0xFC, inclusive,
+            //    then set Shift_JIS leading to byte and return continue.
+            0x81..=0x9F | 0xE0..=0xFC => {
+                self.shift_jis_leading = byte;
+                return Step::Consumed;
+            }
+            // 7. Return error.
+            _ => {
+                if !room_for_error(dst, replace) {
+                    return Step::Full;
+                }
+                return Step::Error {
+                    consumed: true,
+                    bad: 1,
+                };
+            }
+        };
+        if !dst.room_for_bmp(code_point) {
+            return Step::Full;
+        }
+        dst.push_bmp(code_point);
+        Step::Consumed
+    }
+
+    pub(crate) fn held(&self) -> usize {
+        usize::from(self.shift_jis_leading != 0)
+    }
+
+    pub(crate) fn is_initial(&self) -> bool {
+        self.shift_jis_leading == 0
+    }
+}
+
+/// Decodes the characters at the start of `src` that are whole, valid and fit, with no
+/// leading byte held. Returns the bytes read and whether it stopped because the output is
+/// full; otherwise it stopped at the end of `src` or at a byte for [`ShiftJisDecoder::step`]
+/// (an error, or a leading byte whose trailing byte is not in `src`).
+#[inline(always)]
+fn decode_fast<D: Dest>(src: &[u8], dst: &mut D) -> (usize, bool) {
+    let mut read = 0;
+    loop {
+        read += dst.copy_ascii(src.get(read..).unwrap_or_default());
+        loop {
+            let Some(&byte) = src.get(read) else {
+                return (read, false);
+            };
+            let (code_point, len) = match byte {
+                0x00..=0x7F => {
+                    // Either the kernel stopped here for lack of room, or an ASCII byte
+                    // follows a non-ASCII character: write it, and go back to the kernel
+                    // only if another ASCII byte follows (text often has single spaces and
+                    // punctuation between non-ASCII characters).
+                    if !dst.room_for_ascii() {
+                        return (read, true);
+                    }
+                    dst.push_ascii(byte);
+                    read += 1;
+                    if src.get(read).is_some_and(|&next| next < 0x80) {
+                        break;
+                    }
+                    continue;
+                }
+                0x80 => (0x80, 1),
+                0xA1..=0xDF => (0xFF61 - 0xA1 + u16::from(byte), 1),
+                0x81..=0x9F | 0xE0..=0xFC => {
+                    let Some(code_point) = src.get(read + 1).and_then(|&trail| two_byte(byte, trail)) else {
+                        return (read, false);
+                    };
+                    (code_point, 2)
+                }
+                _ => return (read, false),
+            };
+            if !dst.room_for_bmp(code_point) {
+                return (read, true);
+            }
+            dst.push_bmp(code_point);
+            read += len;
+        }
+    }
+}
+
+pub(crate) struct ShiftJisEncoder;
+
+/// What the encoder writes for one non-ASCII code point.
+enum Mapped {
+    One(u8),
+    Two(u8, u8),
+    Unmappable,
+}
+
+/// <https://encoding.spec.whatwg.org/#shift_jis-encoder>, steps 2–13, for one code point.
+#[inline(always)]
+fn map(c: char) -> Mapped {
+    let code_point = u32::from(c);
+    match code_point {
+        // 2. If codePoint is an ASCII code point or U+0080, then return a byte whose value is
+        //    codePoint.
+        0x00..=0x80 => Mapped::One(code_point as u8),
+        // 3. If codePoint is U+00A5 (¥), then return byte 0x5C.
+        0xA5 => Mapped::One(0x5C),
+        // 4. If codePoint is U+203E (‾), then return byte 0x7E.
+        0x203E => Mapped::One(0x7E),
+        // 5. If codePoint is in the range U+FF61 (｡) to U+FF9F (ﾟ), inclusive, then return a
+        //    byte whose value is codePoint − 0xFF61 + 0xA1.
+        0xFF61..=0xFF9F => Mapped::One((code_point - 0xFF61 + 0xA1) as u8),
+        _ => {
+            // 6. If codePoint is U+2212 (−), then set it to U+FF0D (－).
+            let code_point = if code_point == 0x2212 { 0xFF0D } else { code_point };
+            // 7. Let pointer be the index Shift_JIS pointer for codePoint.
+            let pointer_plus_one = paged(&SHIFT_JIS_ENC_PAGES, &SHIFT_JIS_ENC_BLOCKS, code_point);
+            // 8. If pointer is null, then return error with codePoint.
+            let Some(pointer) = pointer_plus_one.checked_sub(1) else {
+                return Mapped::Unmappable;
+            };
+            // 9–13.
+            let leading = pointer / 188;
+            let leading_offset = if leading < 0x1F { 0x81 } else { 0xC1 };
+            let trailing = pointer % 188;
+            let offset = if trailing < 0x3F { 0x40 } else { 0x41 };
+            Mapped::Two((leading + leading_offset) as u8, (trailing + offset) as u8)
+        }
+    }
+}
+
+impl ShiftJisEncoder {
+    pub(crate) fn new() -> Self {
+        ShiftJisEncoder
+    }
+
+    /// <https://encoding.spec.whatwg.org/#shift_jis-encoder>
+    pub(crate) fn encode<S: Source>(
+        &mut self,
+        src: &mut S,
+        dst: &mut ByteDest<'_>,
+        _last: bool,
+    ) -> EncoderResult {
+        loop {
+            src.copy_ascii(dst);
+            loop {
+                let Some((c, len)) = src.peek() else {
+                    // 1. If codePoint is end-of-queue, then return finished.
+                    return EncoderResult::InputEmpty;
+                };
+                match map(c) {
+                    Mapped::One(byte) => {
+                        if dst.left() == 0 {
+                            return EncoderResult::OutputFull;
+                        }
+                        dst.push_byte(byte);
+                        src.advance(len);
+                        if c.is_ascii() && src.peek().is_some_and(|(next, _)| next.is_ascii()) {
+                            // Back to the kernel for the rest of the ASCII run.
+                            break;
+                        }
+                    }
+                    Mapped::Two(leading, trailing) => {
+                        if dst.left() < 2 {
+                            return EncoderResult::OutputFull;
+                        }
+                        dst.push(&[leading, trailing]);
+                        src.advance(len);
+                    }
+                    Mapped::Unmappable => {
+                        src.advance(len);
+                        return EncoderResult::Unmappable(c);
+                    }
+                }
+            }
+        }
+    }
+
+    /// Always false: this encoder has no state (the family contract asks every encoder).
+    #[allow(dead_code)]
+    pub(crate) fn has_pending_state(&self) -> bool {
+        false
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::ShiftJisDecoder;
+    use crate::SHIFT_JIS;
+    use crate::codecs::cursor::Utf8Dest;
+    use crate::codecs::testing::{
+        check_decode, check_decode_thoroughly, check_encode, check_encode_thoroughly,
+    };
+    use crate::results::DecoderResult;
+
+    /// A small deterministic generator (xorshift64) for sample inputs.
+    struct Rng(u64);
+    impl Rng {
+        fn below(&mut self, n: usize) -> usize {
+            self.0 ^= self.0 << 13;
+            self.0 ^= self.0 >> 7;
+            self.0 ^= self.0 << 17;
+            (self.0 % n as u64) as usize
+        }
+    }
+
+    #[test]
+    fn every_one_and_two_byte_input_equals_spec() {
+        for a in 0..=255u8 {
+            check_decode(SHIFT_JIS, &[a], &[], 16);
+            for b in 0..=255u8 {
+                check_decode(SHIFT_JIS, &[a, b], &[], 16);
+            }
+        }
+    }
+
+    #[test]
+    fn every_pair_split_after_the_leading_byte_equals_spec() {
+        for a in (0x81..=0x9F).chain(0xE0..=0xFC) {
+            for b in 0..=255u8 {
+                check_decode(SHIFT_JIS, &[a, b, b'z'], &[1], 16);
+            }
+        }
+    }
+
+    /// Pieces of Shift_JIS: characters of every kind, errors of every kind.
+    const PIECES: &[&[u8]] = &[
+        b"abc",
+        b"\n",
+        b"\\~",
+        b"\x80",
+        b"\xB1\xDF",
+        b"\x82\xA0",
+        b"\x93\xFA\x96\x7B",
+        b"\x81\x40",
+        b"\x81\x7E\x81\x80\x81\xFC",
+        b"\x87\x40",
+        b"\xEA\xA4",
+        b"\xED\x40",
+        b"\xFA\x40\xFC\x4B",
+        b"\xF0\x40\xF9\xFC",
+        b"\xA0",
+        b"\xFD\xFE\xFF",
+        b"\x81\x39",
+        b"\x81\x7F",
+        b"\x81\xFD",
+        b"\x85\x40",
+        b"\xFC\xFC",
+        b"\x81\xA0",
+        b"\x81",
+        b"\xE0",
+    ];
+
+    #[test]
+    fn structured_samples_equal_spec_in_chunks_and_small_buffers() {
+        let mut rng = Rng(0x5EED_5EED_1234_5678);
+        for _ in 0..300 {
+            let mut input = Vec::new();
+            for _ in 0..1 + rng.below(6) {
+                input.extend_from_slice(PIECES[rng.below(PIECES.len())]);
+            }
+            check_decode_thoroughly(SHIFT_JIS, &input);
+        }
+        for piece in PIECES {
+            check_decode_thoroughly(SHIFT_JIS, piece);
+        }
+    }
+
+    #[test]
+    fn every_bmp_scalar_and_some_astral_ones_encode_as_spec() {
+        for c in (0..=0xFFFFu32).filter_map(char::from_u32) {
+            check_encode(SHIFT_JIS, c.encode_utf8(&mut [0; 4]), &[], 16);
+        }
+        for c in ['\u{10000}', '\u{1F600}', '\u{20B9F}', '\u{10FFFF}'] {
+            check_encode(SHIFT_JIS, c.encode_utf8(&mut [0; 4]), &[], 16);
+        }
+    }
+
+    #[test]
+    fn mixed_text_encodes_as_spec_in_chunks_and_small_buffers() {
+        for text in [
+            "abc\u{A5}\u{203E}\u{FF71}\u{FF9F}\u{65E5}\u{672C}\u{2212}\u{FF0D}\u{E}x",
+            "\u{80}\u{E000}\u{3042}z\u{1F600}\u{2170}\u{FFE2}\u{2252}\u{7E8A}.",
+            "\u{20AC}\u{3042}\u{3044}\\~\u{A5}\u{A5}\u{FFFD}",
+            "",
+        ] {
+            check_encode_thoroughly(SHIFT_JIS, text);
+        }
+    }
+
+    #[test]
+    fn held_bytes_and_initial_state() {
+        let mut decoder = ShiftJisDecoder::new();
+        let mut buf = [0u8; 16];
+        let mut dst = Utf8Dest::new(&mut buf, crate::simd::active());
+        assert!(decoder.is_initial());
+        assert_eq!(
+            decoder.decode(b"a\x82", &mut dst, false, true),
+            (DecoderResult::InputEmpty, 2)
+        );
+        assert_eq!((decoder.held(), decoder.is_initial()), (1, false));
+        assert_eq!(
+            decoder.decode(b"\xA0", &mut dst, true, true),
+            (DecoderResult::InputEmpty, 1)
+        );
+        assert_eq!((decoder.held(), decoder.is_initial()), (0, true));
+    }
+
+    #[test]
+    fn random_inputs_equal_spec_in_random_chunks_and_buffers() {
+        const ALPHABET: &[u8] =
+            b"\x41\x0A\x5C\x7E\x80\x81\x82\x93\x9F\xA0\xA1\xDF\xE0\xEA\xED\xF0\xFA\xFC\xFD\x40\x7F\x39\xA4";
+        let mut rng = Rng(0x5151_0000_0000_0001);
+        for _ in 0..4000 {
+            let len = rng.below(24);
+            let input: Vec<u8> = (0..len)
+                .map(|_| match rng.below(4) {
+                    0 => rng.below(256) as u8,
+                    _ => ALPHABET[rng.below(ALPHABET.len())],
+                })
+                .collect();
+            let mut splits: Vec<usize> = (0..rng.below(4)).map(|_| rng.below(len + 1)).collect();
+            splits.sort_unstable();
+            check_decode(SHIFT_JIS, &input, &splits, 4 + rng.below(9));
+        }
+        let chars = [
+            "a",
+            "\\",
+            "~",
+            "\n",
+            "\u{80}",
+            "\u{A5}",
+            "\u{203E}",
+            "\u{FF61}",
+            "\u{FF9F}",
+            "\u{3042}",
+            "\u{65E5}",
+            "\u{2212}",
+            "\u{2252}",
+            "\u{7E8A}",
+            "\u{E000}",
+            "\u{E9}",
+            "\u{1F600}",
+            "\u{FFFD}",
+        ];
+        for _ in 0..2000 {
+            let text: String = (0..rng.below(10))
+                .map(|_| chars[rng.below(chars.len())])
+                .collect();
+            let n = text.chars().count();
+            let mut splits: Vec<usize> = (0..rng.below(4)).map(|_| rng.below(n + 1)).collect();
+            splits.sort_unstable();
+            check_encode(SHIFT_JIS, &text, &splits, 3 + rng.below(10));
+        }
+    }
+}

@@ -1,0 +1,142 @@
+//! The legacy single-byte encodings (28 of them; x-user-defined reuses the decoder).
+//!
+//! <https://encoding.spec.whatwg.org/#single-byte-decoder>: ASCII bytes are themselves; other
+//! bytes are looked up in index single-byte, unmapped ones are errors. Stateless, so a
+//! buffer boundary can never fall inside a character. The whole byte range goes through
+//! the `single_byte_to_*` kernels; this state machine only handles what a kernel stops at.
+
+use crate::codecs::cursor::{ByteDest, Dest, Source};
+use crate::results::{DecoderResult, EncoderResult};
+use crate::tables::{SingleByteTables, paged};
+
+pub(crate) struct SingleByteDecoder {
+    table: &'static [u16; 128],
+}
+
+impl SingleByteDecoder {
+    pub(crate) fn new(table: &'static [u16; 128]) -> Self {
+        SingleByteDecoder { table }
+    }
+
+    pub(crate) fn decode<D: Dest>(
+        &mut self,
+        src: &[u8],
+        dst: &mut D,
+        _last: bool,
+        replace: bool,
+    ) -> (DecoderResult, usize) {
+        let read = dst.single_byte(src, self.table);
+        let Some(&byte) = src.get(read) else {
+            return (DecoderResult::InputEmpty, read);
+        };
+        // The kernel stopped before `byte`: it is unmapped, or its character did not fit.
+        let mapped = byte < 0x80 || self.table[usize::from(byte - 0x80)] != 0;
+        if mapped {
+            return (DecoderResult::OutputFull, read);
+        }
+        if replace {
+            if !dst.room_for_replacement() {
+                return (DecoderResult::OutputFull, read);
+            }
+            dst.push('\u{FFFD}');
+        }
+        (DecoderResult::Malformed(1, 0), read + 1)
+    }
+
+    pub(crate) fn latin1_byte_compatible_up_to(&self, bytes: &[u8]) -> usize {
+        bytes
+            .iter()
+            .position(|&b| b >= 0x80 && self.table[usize::from(b - 0x80)] != u16::from(b))
+            .unwrap_or(bytes.len())
+    }
+}
+
+pub(crate) struct SingleByteEncoder {
+    tables: &'static SingleByteTables,
+}
+
+impl SingleByteEncoder {
+    pub(crate) fn new(tables: &'static SingleByteTables) -> Self {
+        SingleByteEncoder { tables }
+    }
+
+    /// <https://encoding.spec.whatwg.org/#single-byte-encoder>
+    pub(crate) fn encode<S: Source>(
+        &mut self,
+        src: &mut S,
+        dst: &mut ByteDest<'_>,
+        _last: bool,
+    ) -> EncoderResult {
+        loop {
+            src.copy_ascii(dst);
+            let Some((c, len)) = src.peek() else {
+                return EncoderResult::InputEmpty;
+            };
+            if dst.left() == 0 {
+                return EncoderResult::OutputFull;
+            }
+            // The copy stopped at a non-ASCII character (or the output was full, handled above).
+            let byte = paged(self.tables.enc_pages, self.tables.enc_blocks, u32::from(c));
+            src.advance(len);
+            if byte == 0 {
+                return EncoderResult::Unmappable(c);
+            }
+            dst.push_byte(byte);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::codecs::testing::{
+        check_decode, check_decode_thoroughly, check_encode, check_encode_thoroughly,
+    };
+    use crate::{Encoding, X_USER_DEFINED};
+
+    fn single_byte_encodings() -> impl Iterator<Item = &'static Encoding> {
+        Encoding::all()
+            .iter()
+            .copied()
+            .filter(|e| e.is_single_byte() && *e != X_USER_DEFINED)
+    }
+
+    #[test]
+    fn every_byte_and_pair_equals_spec() {
+        for enc in single_byte_encodings() {
+            let all: Vec<u8> = (0..=255).collect();
+            check_decode_thoroughly(enc, &all);
+            for a in (0..=255u8).step_by(3) {
+                for b in 0..=255u8 {
+                    check_decode(enc, &[a, b], &[], 16);
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn every_bmp_scalar_encodes_as_spec() {
+        for enc in single_byte_encodings() {
+            let text: String = (0..=0xFFFFu32).filter_map(char::from_u32).collect();
+            check_encode(enc, &text, &[], text.len() * 8);
+            for c in [
+                '\u{80}',
+                '\u{A0}',
+                '\u{20AC}',
+                '\u{FFFD}',
+                '\u{1F600}',
+                '\u{10FFFF}',
+            ] {
+                check_encode(enc, &c.to_string(), &[], 16);
+            }
+        }
+    }
+
+    #[test]
+    fn mixed_text_in_chunks_and_small_buffers() {
+        for enc in single_byte_encodings() {
+            check_encode_thoroughly(enc, "a\u{e9}\u{20ac}\u{416}\u{5d0}\u{e01}\u{3042}z \u{1F600}.");
+            let bytes: Vec<u8> = b"Hi \x80\x81\x8d\x90\x9d\xa0\xa4\xbf\xc0\xd7\xde\xff!".to_vec();
+            check_decode_thoroughly(enc, &bytes);
+        }
+    }
+}

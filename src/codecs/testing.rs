@@ -1,0 +1,283 @@
+//! Test drivers: run a family state machine over an input cut into chunks, into output
+//! buffers of a given size, and compare with `spec`. Used by every family's unit tests.
+
+use super::cursor::{ByteDest, Utf8Dest, Utf8Source, Utf16Dest, Utf16Source};
+use super::{VariantDecoder, VariantEncoder};
+use crate::Encoding;
+use crate::results::{DecoderResult, EncoderResult};
+use crate::simd::Kernels;
+use crate::spec;
+
+/// What a decode produced: the text, and in fatal mode where it stopped.
+#[derive(Debug, PartialEq, Eq)]
+pub(crate) struct Decoded {
+    pub(crate) output: String,
+    /// `Some(p)`: stopped at a malformed sequence; `p` is where the standard's fatal mode
+    /// stops (total read − consumed_after).
+    pub(crate) error: Option<usize>,
+}
+
+/// Decodes `input` cut at `splits` (ascending offsets) with output buffers of `cap` units.
+pub(crate) fn decode(
+    kernels: &'static Kernels,
+    encoding: &'static Encoding,
+    input: &[u8],
+    splits: &[usize],
+    cap: usize,
+    utf16: bool,
+    replace: bool,
+) -> Decoded {
+    let mut decoder = VariantDecoder::new(encoding);
+    let mut bounds: Vec<usize> = splits.iter().copied().filter(|&s| s <= input.len()).collect();
+    bounds.push(input.len());
+    let mut start = 0;
+    let mut total_read = 0;
+    let mut out8 = Vec::new();
+    let mut out16 = Vec::new();
+    let mut error = None;
+    'chunks: for (n, &end) in bounds.iter().enumerate() {
+        let last = n + 1 == bounds.len();
+        let chunk = &input[start..end.max(start)];
+        start = end.max(start);
+        let mut pos = 0;
+        let mut stalls = 0;
+        let mut buf16 = vec![0u16; cap];
+        let mut buf8 = vec![0u8; cap];
+        loop {
+            let (result, read, written) = if utf16 {
+                let buf = &mut buf16;
+                let mut dst = Utf16Dest::new(buf, kernels);
+                let (r, read) = decoder.decode(&chunk[pos..], &mut dst, last, replace);
+                let w = super::cursor::Dest::written(&dst);
+                out16.extend_from_slice(&buf[..w]);
+                (r, read, w)
+            } else {
+                let buf = &mut buf8;
+                let mut dst = Utf8Dest::new(buf, kernels);
+                let (r, read) = decoder.decode(&chunk[pos..], &mut dst, last, replace);
+                let w = super::cursor::Dest::written(&dst);
+                out8.extend_from_slice(&buf[..w]);
+                (r, read, w)
+            };
+            assert!(pos + read <= chunk.len(), "read past the input");
+            assert!(written <= cap, "wrote past the output");
+            pos += read;
+            total_read += read;
+            match result {
+                DecoderResult::InputEmpty => {
+                    assert_eq!(pos, chunk.len(), "InputEmpty with input left");
+                    continue 'chunks;
+                }
+                DecoderResult::OutputFull => {
+                    if read == 0 && written == 0 {
+                        stalls += 1;
+                        assert!(
+                            cap < 4 || stalls < 2,
+                            "OutputFull without progress into {cap} units"
+                        );
+                        if stalls > 1 {
+                            // A buffer too small for the next character: the caller's problem.
+                            return Decoded {
+                                output: String::from("<too small>"),
+                                error: None,
+                            };
+                        }
+                    } else {
+                        stalls = 0;
+                    }
+                }
+                DecoderResult::Malformed(bad, after) => {
+                    assert!((1..=6).contains(&bad), "Malformed({bad}, {after})");
+                    if !replace {
+                        error = Some(total_read - usize::from(after));
+                        break 'chunks;
+                    }
+                }
+            }
+        }
+    }
+    let output = if utf16 {
+        String::from_utf16(&out16).expect("decoder wrote an unpaired surrogate")
+    } else {
+        String::from_utf8(out8).expect("decoder wrote invalid UTF-8")
+    };
+    Decoded { output, error }
+}
+
+/// Checks the engine against `spec` on `input` in both modes and both output forms, with the
+/// given chunking and output capacity. Panics with a description on any difference.
+pub(crate) fn check_decode(encoding: &'static Encoding, input: &[u8], splits: &[usize], cap: usize) {
+    let replaced = spec::run_decoder(encoding, input, spec::ErrorMode::Replacement);
+    let fatal = spec::run_decoder(encoding, input, spec::ErrorMode::Fatal);
+    for kernels in crate::simd::available() {
+        for utf16 in [false, true] {
+            let got = decode(kernels, encoding, input, splits, cap, utf16, true);
+            if got.output != "<too small>" {
+                assert_eq!(
+                    got.output,
+                    replaced.output,
+                    "{} replacement, utf16={utf16}, input {input:02X?}, splits {splits:?}, cap {cap}",
+                    encoding.name()
+                );
+            }
+            let got = decode(kernels, encoding, input, splits, cap, utf16, false);
+            if got.output != "<too small>" {
+                assert_eq!(
+                    (got.output, got.error),
+                    (fatal.output.clone(), fatal.error),
+                    "{} fatal, utf16={utf16}, input {input:02X?}, splits {splits:?}, cap {cap}",
+                    encoding.name()
+                );
+            }
+        }
+    }
+}
+
+/// Checks `input` with no splits and a large buffer, every two-chunk split, and output
+/// capacities 4..=8 (UTF-8 needs up to 4 bytes for one step).
+pub(crate) fn check_decode_thoroughly(encoding: &'static Encoding, input: &[u8]) {
+    let big = input.len() * 3 + 16;
+    check_decode(encoding, input, &[], big);
+    for split in 0..=input.len() {
+        check_decode(encoding, input, &[split], big);
+    }
+    for cap in 4..=8 {
+        check_decode(encoding, input, &[], cap);
+    }
+    let every: Vec<usize> = (0..=input.len()).collect();
+    check_decode(encoding, input, &every, 4);
+}
+
+/// What an encode produced: the bytes, and in fatal mode the unmappable character and the
+/// number of input characters consumed when it was reported.
+#[derive(Debug, PartialEq, Eq)]
+pub(crate) struct Encoded {
+    pub(crate) output: Vec<u8>,
+    pub(crate) error: Option<(char, usize)>,
+}
+
+/// Encodes `input` (as UTF-8 or as UTF-16) in chunks cut at `splits` (char offsets), into
+/// output buffers of `cap` bytes; `html` writes `&#N;` for unmappables, else stops there.
+pub(crate) fn encode(
+    kernels: &'static Kernels,
+    encoding: &'static Encoding,
+    input: &str,
+    splits: &[usize],
+    cap: usize,
+    utf16: bool,
+    html: bool,
+) -> Encoded {
+    let chars: Vec<char> = input.chars().collect();
+    let mut bounds: Vec<usize> = splits.iter().copied().filter(|&s| s <= chars.len()).collect();
+    bounds.push(chars.len());
+    let mut encoder = VariantEncoder::new(encoding);
+    let mut out = Vec::new();
+    let mut start = 0;
+    let mut chars_done = 0;
+    for (n, &end) in bounds.iter().enumerate() {
+        let last = n + 1 == bounds.len();
+        let end = end.max(start);
+        let chunk: String = chars[start..end].iter().collect();
+        start = end;
+        let chunk16: Vec<u16> = chunk.encode_utf16().collect();
+        let mut pos = 0; // code units
+        let mut stalls = 0;
+        let mut buf = vec![0u8; cap];
+        loop {
+            let mut dst = ByteDest::new(&mut buf);
+            let (result, read) = if utf16 {
+                let mut src = Utf16Source::new(&chunk16[pos..], kernels);
+                let r = encoder.encode(&mut src, &mut dst, last);
+                (r, super::cursor::Source::read(&src))
+            } else {
+                let mut src = Utf8Source::new(&chunk[pos..], kernels);
+                let r = encoder.encode(&mut src, &mut dst, last);
+                (r, super::cursor::Source::read(&src))
+            };
+            let written = dst.written();
+            out.extend_from_slice(&buf[..written]);
+            let consumed = if utf16 {
+                String::from_utf16(&chunk16[pos..pos + read])
+                    .expect("split a pair")
+                    .chars()
+                    .count()
+            } else {
+                chunk[pos..pos + read].chars().count()
+            };
+            chars_done += consumed;
+            pos += read;
+            match result {
+                EncoderResult::InputEmpty => break,
+                EncoderResult::OutputFull => {
+                    if read == 0 && written == 0 {
+                        stalls += 1;
+                        assert!(
+                            cap < 8 || stalls < 2,
+                            "OutputFull without progress into {cap} bytes"
+                        );
+                        if stalls > 1 {
+                            return Encoded {
+                                output: b"<too small>".to_vec(),
+                                error: None,
+                            };
+                        }
+                    } else {
+                        stalls = 0;
+                    }
+                }
+                EncoderResult::Unmappable(c) => {
+                    if html {
+                        out.extend_from_slice(format!("&#{};", u32::from(c)).as_bytes());
+                    } else {
+                        return Encoded {
+                            output: out,
+                            error: Some((c, chars_done)),
+                        };
+                    }
+                }
+            }
+        }
+    }
+    Encoded {
+        output: out,
+        error: None,
+    }
+}
+
+/// Checks the engine's encoder against `spec` in html and fatal modes, from UTF-8 and UTF-16.
+pub(crate) fn check_encode(encoding: &'static Encoding, input: &str, splits: &[usize], cap: usize) {
+    let html = spec::run_encoder(encoding.output_encoding(), input, spec::ErrorMode::Html);
+    let fatal = spec::run_encoder(encoding.output_encoding(), input, spec::ErrorMode::Fatal);
+    for kernels in crate::simd::available() {
+        for utf16 in [false, true] {
+            let got = encode(kernels, encoding, input, splits, cap, utf16, true);
+            if got.output != b"<too small>" {
+                assert_eq!(
+                    got.output,
+                    html.output,
+                    "{} html, utf16={utf16}, input {input:?}, splits {splits:?}, cap {cap}",
+                    encoding.name()
+                );
+            }
+            let got = encode(kernels, encoding, input, splits, cap, utf16, false);
+            if got.output != b"<too small>" {
+                assert_eq!(
+                    (got.output, got.error),
+                    (fatal.output.clone(), fatal.error),
+                    "{} fatal, utf16={utf16}, input {input:?}, splits {splits:?}, cap {cap}",
+                    encoding.name()
+                );
+            }
+        }
+    }
+}
+
+/// Checks `input` whole, in every two-chunk split, and into 8-byte output buffers.
+pub(crate) fn check_encode_thoroughly(encoding: &'static Encoding, input: &str) {
+    let n = input.chars().count();
+    check_encode(encoding, input, &[], input.len() * 8 + 16);
+    for split in 0..=n {
+        check_encode(encoding, input, &[split], input.len() * 8 + 16);
+    }
+    check_encode(encoding, input, &[], 8);
+}

@@ -1,0 +1,84 @@
+//! x-user-defined: bytes 0x80–0xFF are U+F780–U+F7FF.
+//!
+//! <https://encoding.spec.whatwg.org/#x-user-defined-decoder>. The decoder is the
+//! single-byte decoder over a table that maps every upper byte, so it shares its kernels and
+//! never meets an error.
+
+use crate::codecs::cursor::{ByteDest, Dest, Source};
+use crate::codecs::single_byte::SingleByteDecoder;
+use crate::results::{DecoderResult, EncoderResult};
+
+/// `0xF780 + byte − 0x80` for every upper byte.
+static TABLE: [u16; 128] = {
+    let mut table = [0u16; 128];
+    let mut i = 0;
+    while i < 128 {
+        table[i] = 0xF780 + i as u16;
+        i += 1;
+    }
+    table
+};
+
+pub(crate) struct XUserDefinedDecoder(SingleByteDecoder);
+
+impl XUserDefinedDecoder {
+    pub(crate) fn new() -> Self {
+        XUserDefinedDecoder(SingleByteDecoder::new(&TABLE))
+    }
+
+    pub(crate) fn decode<D: Dest>(
+        &mut self,
+        src: &[u8],
+        dst: &mut D,
+        last: bool,
+        replace: bool,
+    ) -> (DecoderResult, usize) {
+        self.0.decode(src, dst, last, replace)
+    }
+}
+
+pub(crate) struct XUserDefinedEncoder;
+
+impl XUserDefinedEncoder {
+    pub(crate) fn new() -> Self {
+        XUserDefinedEncoder
+    }
+
+    /// <https://encoding.spec.whatwg.org/#x-user-defined-encoder>
+    pub(crate) fn encode<S: Source>(
+        &mut self,
+        src: &mut S,
+        dst: &mut ByteDest<'_>,
+        _last: bool,
+    ) -> EncoderResult {
+        loop {
+            src.copy_ascii(dst);
+            let Some((c, len)) = src.peek() else {
+                return EncoderResult::InputEmpty;
+            };
+            if dst.left() == 0 {
+                return EncoderResult::OutputFull;
+            }
+            src.advance(len);
+            match u32::from(c) {
+                cp @ 0xF780..=0xF7FF => dst.push_byte((cp - 0xF780 + 0x80) as u8),
+                _ => return EncoderResult::Unmappable(c),
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::X_USER_DEFINED;
+    use crate::codecs::testing::{check_decode_thoroughly, check_encode, check_encode_thoroughly};
+
+    #[test]
+    fn all_bytes_and_the_private_use_range() {
+        let all: Vec<u8> = (0..=255).collect();
+        check_decode_thoroughly(X_USER_DEFINED, &all);
+        let text: String = (0..=0xFFFFu32).filter_map(char::from_u32).collect();
+        check_encode(X_USER_DEFINED, &text, &[], text.len() * 8);
+        check_encode_thoroughly(X_USER_DEFINED, "a\u{F780}\u{F7FF}\u{F800}\u{80}b");
+    }
+}

@@ -1,0 +1,375 @@
+//! [`Encoder`]: streaming encoding from UTF-8 or UTF-16 into caller-owned byte buffers, with
+//! the same names, signatures and semantics as encoding_rs 0.8.
+//!
+//! The replacing variants implement the standard's "html" error mode: an unmappable
+//! character becomes `&#N;` (N in decimal), as HTML form submission requires.
+
+use crate::codecs::VariantEncoder;
+use crate::codecs::cursor::{ByteDest, Source, Utf8Source, Utf16Source};
+use crate::encoding::Encoding;
+use crate::results::{CoderResult, EncoderResult};
+use crate::simd::Kernels;
+
+/// The longest numeric character reference, `&#1114111;`.
+const NCR_EXTRA: usize = 10;
+
+/// A converter that encodes a Unicode stream into bytes according to an encoding, in a
+/// streaming (incremental) manner.
+///
+/// An encoder is created for an encoding's *output encoding* (UTF-8 for UTF-16BE, UTF-16LE
+/// and replacement). The `encode_*` methods encode from `src` into `dst` until the input is
+/// exhausted, the output is too full for the next character, or (`*_without_replacement`)
+/// a character cannot be encoded. The replacing variants write `&#N;` for unmappable
+/// characters and need [`NCR_EXTRA`](Encoder::max_buffer_length_from_utf8_if_no_unmappables)
+/// bytes of slack to do so, as in encoding_rs. Unpaired surrogates in UTF-16 input are read
+/// as U+FFFD; do not split surrogate pairs across buffers (the `text` module's stream
+/// adapter does that for you).
+///
+/// ```
+/// use simdenc::{CoderResult, ISO_2022_JP};
+/// let mut encoder = ISO_2022_JP.new_encoder();
+/// let mut out = Vec::with_capacity(32);
+/// let (result, read, had_unmappables) = encoder.encode_from_utf8_to_vec("a\u{3042}", &mut out, false);
+/// assert_eq!((result, read, had_unmappables), (CoderResult::InputEmpty, 4, false));
+/// assert!(encoder.has_pending_state());
+/// let _ = encoder.encode_from_utf8_to_vec("", &mut out, true);
+/// assert_eq!(out, b"a\x1b$B$\"\x1b(B");
+/// ```
+pub struct Encoder {
+    encoding: &'static Encoding,
+    variant: VariantEncoder,
+    kernels: &'static Kernels,
+}
+
+impl Encoder {
+    pub(crate) fn new(encoding: &'static Encoding) -> Encoder {
+        let encoding = encoding.output_encoding();
+        Encoder {
+            encoding,
+            variant: VariantEncoder::new(encoding),
+            kernels: crate::simd::active(),
+        }
+    }
+
+    /// The encoding this encoder writes (an output encoding).
+    ///
+    /// ```
+    /// assert_eq!(simdenc::UTF_16LE.new_encoder().encoding(), simdenc::UTF_8);
+    /// ```
+    pub fn encoding(&self) -> &'static Encoding {
+        self.encoding
+    }
+
+    /// Whether the encoder holds state that a call with `last = true` would write out
+    /// (only ISO-2022-JP, when not in its ASCII state).
+    ///
+    /// ```
+    /// let encoder = simdenc::ISO_2022_JP.new_encoder();
+    /// assert!(!encoder.has_pending_state());
+    /// ```
+    pub fn has_pending_state(&self) -> bool {
+        self.variant.has_pending_state()
+    }
+
+    fn ncr_extra(&self) -> usize {
+        if self.encoding.can_encode_everything() {
+            0
+        } else {
+            NCR_EXTRA
+        }
+    }
+
+    /// The output size that guarantees `encode_from_utf8` and `encode_from_utf8_to_vec` do not
+    /// return `OutputFull` for `byte_length` bytes of UTF-8, if nothing is unmappable;
+    /// `None` on overflow.
+    ///
+    /// ```
+    /// let encoder = simdenc::SHIFT_JIS.new_encoder();
+    /// assert!(encoder.max_buffer_length_from_utf8_if_no_unmappables(3).unwrap() >= 12);
+    /// ```
+    pub fn max_buffer_length_from_utf8_if_no_unmappables(&self, byte_length: usize) -> Option<usize> {
+        self.max_buffer_length_from_utf8_without_replacement(byte_length)?
+            .checked_add(self.ncr_extra())
+    }
+
+    /// The output size that guarantees the `*_without_replacement` variants do not return
+    /// `OutputFull` for `byte_length` bytes of UTF-8; `None` on overflow.
+    ///
+    /// ```
+    /// let encoder = simdenc::UTF_8.new_encoder();
+    /// assert_eq!(encoder.max_buffer_length_from_utf8_without_replacement(7), Some(7));
+    /// ```
+    pub fn max_buffer_length_from_utf8_without_replacement(&self, byte_length: usize) -> Option<usize> {
+        self.variant
+            .max_buffer_length_from_utf8_without_replacement(byte_length)
+    }
+
+    /// As [`Encoder::max_buffer_length_from_utf8_if_no_unmappables`], for UTF-16 input of
+    /// `u16_length` code units.
+    ///
+    /// ```
+    /// let encoder = simdenc::GB18030.new_encoder();
+    /// assert!(encoder.max_buffer_length_from_utf16_if_no_unmappables(1).unwrap() >= 4);
+    /// ```
+    pub fn max_buffer_length_from_utf16_if_no_unmappables(&self, u16_length: usize) -> Option<usize> {
+        self.max_buffer_length_from_utf16_without_replacement(u16_length)?
+            .checked_add(self.ncr_extra())
+    }
+
+    /// As [`Encoder::max_buffer_length_from_utf8_without_replacement`], for UTF-16 input.
+    ///
+    /// ```
+    /// let encoder = simdenc::UTF_8.new_encoder();
+    /// assert_eq!(encoder.max_buffer_length_from_utf16_without_replacement(2), Some(6));
+    /// ```
+    pub fn max_buffer_length_from_utf16_without_replacement(&self, u16_length: usize) -> Option<usize> {
+        self.variant
+            .max_buffer_length_from_utf16_without_replacement(u16_length)
+    }
+
+    /// Encodes from UTF-8, without replacement: stops after each unmappable character.
+    ///
+    /// ```
+    /// use simdenc::{EncoderResult, EUC_KR};
+    /// let mut encoder = EUC_KR.new_encoder();
+    /// let mut out = [0u8; 8];
+    /// let (result, read, written) = encoder.encode_from_utf8_without_replacement("\u{D55C}\u{e9}", &mut out, true);
+    /// assert_eq!((result, read, &out[..written]), (EncoderResult::Unmappable('\u{e9}'), 5, &b"\xC7\xD1"[..]));
+    /// ```
+    pub fn encode_from_utf8_without_replacement(
+        &mut self,
+        src: &str,
+        dst: &mut [u8],
+        last: bool,
+    ) -> (EncoderResult, usize, usize) {
+        let mut src = Utf8Source::new(src, self.kernels);
+        let mut dst = ByteDest::new(dst);
+        let result = self.variant.encode(&mut src, &mut dst, last);
+        (result, src.read(), dst.written())
+    }
+
+    /// Encodes from UTF-16, without replacement.
+    ///
+    /// ```
+    /// use simdenc::{EncoderResult, WINDOWS_1252};
+    /// let mut encoder = WINDOWS_1252.new_encoder();
+    /// let mut out = [0u8; 8];
+    /// let (result, read, written) = encoder.encode_from_utf16_without_replacement(&[0x20AC, 0x41], &mut out, true);
+    /// assert_eq!((result, read, &out[..written]), (EncoderResult::InputEmpty, 2, &b"\x80A"[..]));
+    /// ```
+    pub fn encode_from_utf16_without_replacement(
+        &mut self,
+        src: &[u16],
+        dst: &mut [u8],
+        last: bool,
+    ) -> (EncoderResult, usize, usize) {
+        let mut src = Utf16Source::new(src, self.kernels);
+        let mut dst = ByteDest::new(dst);
+        let result = self.variant.encode(&mut src, &mut dst, last);
+        (result, src.read(), dst.written())
+    }
+
+    /// Encodes from UTF-8, writing `&#N;` for unmappable characters. Returns the status,
+    /// UTF-8 bytes read, bytes written, and whether anything was unmappable.
+    ///
+    /// ```
+    /// use simdenc::{CoderResult, WINDOWS_1252};
+    /// let mut encoder = WINDOWS_1252.new_encoder();
+    /// let mut out = [0u8; 32];
+    /// let (result, read, written, had_unmappables) = encoder.encode_from_utf8("caf\u{e9} \u{1F600}", &mut out, true);
+    /// assert_eq!((result, read, had_unmappables), (CoderResult::InputEmpty, 10, true));
+    /// assert_eq!(&out[..written], b"caf\xE9 &#128512;");
+    /// ```
+    pub fn encode_from_utf8(
+        &mut self,
+        src: &str,
+        dst: &mut [u8],
+        last: bool,
+    ) -> (CoderResult, usize, usize, bool) {
+        let kernels = self.kernels;
+        self.replacing(src.len(), dst, last, |variant, read, dst| {
+            let mut src = Utf8Source::new(&src[read..], kernels);
+            let result = variant.encode(&mut src, dst, last);
+            (result, src.read())
+        })
+    }
+
+    /// Encodes from UTF-16, writing `&#N;` for unmappable characters.
+    ///
+    /// ```
+    /// use simdenc::{CoderResult, EUC_JP};
+    /// let mut encoder = EUC_JP.new_encoder();
+    /// let mut out = [0u8; 32];
+    /// let src: Vec<u16> = "\u{65E5}\u{D55C}".encode_utf16().collect();
+    /// let (result, read, written, had_unmappables) = encoder.encode_from_utf16(&src, &mut out, true);
+    /// assert_eq!((result, read, had_unmappables), (CoderResult::InputEmpty, 2, true));
+    /// assert_eq!(&out[..written], b"\xC6\xFC&#54620;");
+    /// ```
+    pub fn encode_from_utf16(
+        &mut self,
+        src: &[u16],
+        dst: &mut [u8],
+        last: bool,
+    ) -> (CoderResult, usize, usize, bool) {
+        let kernels = self.kernels;
+        self.replacing(src.len(), dst, last, |variant, read, dst| {
+            let mut src = Utf16Source::new(&src[read..], kernels);
+            let result = variant.encode(&mut src, dst, last);
+            (result, src.read())
+        })
+    }
+
+    /// Encodes from UTF-8 into the spare capacity of a `Vec`, writing `&#N;` for unmappable
+    /// characters: appends, never reallocates.
+    ///
+    /// ```
+    /// use simdenc::{CoderResult, BIG5};
+    /// let mut encoder = BIG5.new_encoder();
+    /// let mut out = Vec::with_capacity(32);
+    /// let (result, read, _) = encoder.encode_from_utf8_to_vec("\u{4E2D}\u{6587}", &mut out, true);
+    /// assert_eq!((result, read, out.as_slice()), (CoderResult::InputEmpty, 6, &b"\xA4\xA4\xA4\xE5"[..]));
+    /// ```
+    pub fn encode_from_utf8_to_vec(
+        &mut self,
+        src: &str,
+        dst: &mut Vec<u8>,
+        last: bool,
+    ) -> (CoderResult, usize, bool) {
+        let bound = self
+            .max_buffer_length_from_utf8_if_no_unmappables(src.len())
+            .unwrap_or(usize::MAX);
+        let mut out = (CoderResult::InputEmpty, 0, false);
+        append_to_vec(dst, bound, |bytes| {
+            let (result, read, written, had) = self.encode_from_utf8(src, bytes, last);
+            out = (result, read, had);
+            written
+        });
+        out
+    }
+
+    /// Encodes from UTF-8 into the spare capacity of a `Vec`, without replacement.
+    ///
+    /// ```
+    /// use simdenc::{EncoderResult, KOI8_R};
+    /// let mut encoder = KOI8_R.new_encoder();
+    /// let mut out = Vec::with_capacity(8);
+    /// let (result, read) = encoder.encode_from_utf8_to_vec_without_replacement("\u{41C}\u{3042}", &mut out, true);
+    /// assert_eq!((result, read, out.as_slice()), (EncoderResult::Unmappable('\u{3042}'), 5, &b"\xED"[..]));
+    /// ```
+    pub fn encode_from_utf8_to_vec_without_replacement(
+        &mut self,
+        src: &str,
+        dst: &mut Vec<u8>,
+        last: bool,
+    ) -> (EncoderResult, usize) {
+        let bound = self
+            .max_buffer_length_from_utf8_without_replacement(src.len())
+            .unwrap_or(usize::MAX);
+        let mut out = (EncoderResult::InputEmpty, 0);
+        append_to_vec(dst, bound, |bytes| {
+            let (result, read, written) = self.encode_from_utf8_without_replacement(src, bytes, last);
+            out = (result, read);
+            written
+        });
+        out
+    }
+
+    /// The html-mode loop shared by the UTF-8 and UTF-16 entry points: the state machine
+    /// runs with `NCR_EXTRA` bytes held back so that an unmappable character's `&#N;` always
+    /// fits after it (encoding_rs's scheme).
+    fn replacing(
+        &mut self,
+        src_len: usize,
+        dst: &mut [u8],
+        last: bool,
+        mut step: impl FnMut(&mut VariantEncoder, usize, &mut ByteDest<'_>) -> (EncoderResult, usize),
+    ) -> (CoderResult, usize, usize, bool) {
+        let extra = self.ncr_extra();
+        let done = |read: usize, this: &Self| read == src_len && !(last && this.has_pending_state());
+        let Some(effective_len) = dst.len().checked_sub(extra) else {
+            // Not even room for one reference: make no progress, but report the truth.
+            if src_len == 0 && !(last && self.has_pending_state()) {
+                return (CoderResult::InputEmpty, 0, 0, false);
+            }
+            return (CoderResult::OutputFull, 0, 0, false);
+        };
+        let (mut read, mut written, mut had_unmappables) = (0, 0, false);
+        loop {
+            let mut out = ByteDest::new(&mut dst[written..effective_len]);
+            let (result, n) = step(&mut self.variant, read, &mut out);
+            read += n;
+            written += out.written();
+            match result {
+                EncoderResult::InputEmpty => {
+                    return (CoderResult::InputEmpty, read, written, had_unmappables);
+                }
+                EncoderResult::OutputFull => {
+                    return (CoderResult::OutputFull, read, written, had_unmappables);
+                }
+                EncoderResult::Unmappable(c) => {
+                    had_unmappables = true;
+                    written += write_ncr(c, &mut dst[written..]);
+                    if written >= effective_len {
+                        let status = if done(read, self) {
+                            CoderResult::InputEmpty
+                        } else {
+                            CoderResult::OutputFull
+                        };
+                        return (status, read, written, had_unmappables);
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// Writes `&#N;` for `c` into `dst` (which has at least `NCR_EXTRA` bytes); returns its length.
+fn write_ncr(c: char, dst: &mut [u8]) -> usize {
+    let mut digits = [0u8; 7];
+    let mut n = u32::from(c);
+    let mut len = 0;
+    loop {
+        digits[len] = b'0' + (n % 10) as u8;
+        len += 1;
+        n /= 10;
+        if n == 0 {
+            break;
+        }
+    }
+    dst[0] = b'&';
+    dst[1] = b'#';
+    for i in 0..len {
+        dst[2 + i] = digits[len - 1 - i];
+    }
+    dst[2 + len] = b';';
+    len + 3
+}
+
+/// Appends to `dst` through `f`, using spare capacity only (never reallocates), at most
+/// `bound` bytes of it, so the cost is linear in the input.
+fn append_to_vec(dst: &mut Vec<u8>, bound: usize, f: impl FnOnce(&mut [u8]) -> usize) {
+    let old_len = dst.len();
+    let room = (dst.capacity() - old_len).min(bound);
+    dst.resize(old_len + room, 0);
+    let written = f(&mut dst[old_len..]);
+    dst.truncate(old_len + written);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::write_ncr;
+
+    #[test]
+    fn ncr_digits() {
+        for (c, s) in [
+            ('\0', "&#0;"),
+            ('\u{e9}', "&#233;"),
+            ('\u{10FFFF}', "&#1114111;"),
+            ('\u{FFFD}', "&#65533;"),
+        ] {
+            let mut buf = [0u8; 10];
+            let n = write_ncr(c, &mut buf);
+            assert_eq!(&buf[..n], s.as_bytes());
+        }
+    }
+}

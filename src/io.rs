@@ -1,0 +1,1 @@
+//! `Read`/`Write` adapters (being written).

@@ -1,0 +1,245 @@
+//! The `Encoding` methods that create decoders and encoders and convert whole buffers, as in
+//! encoding_rs 0.8. Input that needs no conversion (valid UTF-8 for UTF-8; ASCII for the
+//! ASCII-compatible encodings) is returned borrowed, without copying.
+
+use alloc::borrow::Cow;
+use alloc::string::String;
+use alloc::vec::Vec;
+
+use crate::decoder::{BomHandling, Decoder};
+use crate::encoder::Encoder;
+use crate::encoding::Encoding;
+use crate::results::{CoderResult, DecoderResult};
+use crate::{ISO_2022_JP, UTF_8};
+
+impl Encoding {
+    /// A decoder that sniffs for a byte order mark first, as the standard's "decode" does:
+    /// a BOM selects UTF-8, UTF-16BE or UTF-16LE (whatever this encoding is) and is removed.
+    ///
+    /// ```
+    /// let mut decoder = simdenc::WINDOWS_1252.new_decoder();
+    /// let mut out = String::with_capacity(8);
+    /// let _ = decoder.decode_to_string(b"\xEF\xBB\xBF\xC3\xA9", &mut out, true);
+    /// assert_eq!(out, "\u{e9}");
+    /// assert_eq!(decoder.encoding(), simdenc::UTF_8);
+    /// ```
+    pub fn new_decoder(&'static self) -> Decoder {
+        Decoder::new(self, Some(BomHandling::Sniff))
+    }
+
+    /// A decoder that removes this encoding's own BOM (for UTF-8, UTF-16BE and UTF-16LE) and
+    /// otherwise treats a BOM as data: the `TextDecoder` behaviour without `ignoreBOM`.
+    ///
+    /// ```
+    /// let mut decoder = simdenc::UTF_8.new_decoder_with_bom_removal();
+    /// let mut out = String::with_capacity(8);
+    /// let _ = decoder.decode_to_string(b"\xEF\xBB\xBFa", &mut out, true);
+    /// assert_eq!(out, "a");
+    /// ```
+    pub fn new_decoder_with_bom_removal(&'static self) -> Decoder {
+        Decoder::new(self, Some(BomHandling::Remove))
+    }
+
+    /// A decoder that treats a BOM as data.
+    ///
+    /// ```
+    /// let mut decoder = simdenc::UTF_8.new_decoder_without_bom_handling();
+    /// let mut out = String::with_capacity(8);
+    /// let _ = decoder.decode_to_string(b"\xEF\xBB\xBFa", &mut out, true);
+    /// assert_eq!(out, "\u{FEFF}a");
+    /// ```
+    pub fn new_decoder_without_bom_handling(&'static self) -> Decoder {
+        Decoder::new(self, None)
+    }
+
+    /// An encoder for this encoding's output encoding (UTF-8 for UTF-16BE, UTF-16LE and
+    /// replacement).
+    ///
+    /// ```
+    /// assert_eq!(simdenc::REPLACEMENT.new_encoder().encoding(), simdenc::UTF_8);
+    /// ```
+    pub fn new_encoder(&'static self) -> Encoder {
+        Encoder::new(self)
+    }
+
+    /// Decodes `bytes` with BOM sniffing (the standard's "decode"), replacing malformed
+    /// sequences. Returns the text, the encoding actually used, and whether there were errors.
+    ///
+    /// ```
+    /// let (text, used, had_errors) = simdenc::SHIFT_JIS.decode(b"\x93\xfa\x96\x7b");
+    /// assert_eq!((&*text, used, had_errors), ("日本", simdenc::SHIFT_JIS, false));
+    /// let (text, used, _) = simdenc::SHIFT_JIS.decode(b"\xFE\xFF\x00A");
+    /// assert_eq!((&*text, used), ("A", simdenc::UTF_16BE));
+    /// ```
+    pub fn decode<'a>(&'static self, bytes: &'a [u8]) -> (Cow<'a, str>, &'static Encoding, bool) {
+        let (encoding, without_bom) = match Encoding::for_bom(bytes) {
+            Some((encoding, len)) => (encoding, &bytes[len..]),
+            None => (self, bytes),
+        };
+        let (text, had_errors) = encoding.decode_without_bom_handling(without_bom);
+        (text, encoding, had_errors)
+    }
+
+    /// Decodes `bytes`, removing this encoding's own BOM (UTF-8, UTF-16BE, UTF-16LE only).
+    ///
+    /// ```
+    /// let (text, had_errors) = simdenc::UTF_16LE.decode_with_bom_removal(b"\xFF\xFEa\x00");
+    /// assert_eq!((&*text, had_errors), ("a", false));
+    /// ```
+    pub fn decode_with_bom_removal<'a>(&'static self, bytes: &'a [u8]) -> (Cow<'a, str>, bool) {
+        let bytes = match Encoding::for_bom(bytes) {
+            Some((encoding, len)) if encoding == self => &bytes[len..],
+            _ => bytes,
+        };
+        self.decode_without_bom_handling(bytes)
+    }
+
+    /// Decodes `bytes` with no BOM handling, replacing malformed sequences.
+    ///
+    /// ```
+    /// let (text, had_errors) = simdenc::UTF_8.decode_without_bom_handling(b"a\xC0b");
+    /// assert_eq!((&*text, had_errors), ("a\u{FFFD}b", true));
+    /// ```
+    pub fn decode_without_bom_handling<'a>(&'static self, bytes: &'a [u8]) -> (Cow<'a, str>, bool) {
+        let valid = self.unchanged_prefix_len(bytes);
+        if valid == bytes.len() {
+            return (Cow::Borrowed(as_str(bytes)), false);
+        }
+        let mut decoder = self.new_decoder_without_bom_handling();
+        let rest = &bytes[valid..];
+        let capacity = decoder
+            .max_utf8_buffer_length(rest.len())
+            .map(|n| n.saturating_add(valid));
+        let mut out = String::with_capacity(capacity.unwrap_or(bytes.len()));
+        out.push_str(as_str(&bytes[..valid]));
+        let mut read = 0;
+        let mut had_errors = false;
+        loop {
+            let (result, n, errors) = decoder.decode_to_string(&rest[read..], &mut out, true);
+            read += n;
+            had_errors |= errors;
+            match result {
+                CoderResult::InputEmpty => return (Cow::Owned(out), had_errors),
+                CoderResult::OutputFull => out.reserve(rest.len() - read + 16),
+            }
+        }
+    }
+
+    /// Decodes `bytes` with no BOM handling; `None` at the first malformed sequence.
+    ///
+    /// ```
+    /// assert_eq!(simdenc::EUC_KR.decode_without_bom_handling_and_without_replacement(b"\xC7\xD1").as_deref(), Some("\u{D55C}"));
+    /// assert_eq!(simdenc::EUC_KR.decode_without_bom_handling_and_without_replacement(b"\xC7"), None);
+    /// ```
+    pub fn decode_without_bom_handling_and_without_replacement<'a>(
+        &'static self,
+        bytes: &'a [u8],
+    ) -> Option<Cow<'a, str>> {
+        let valid = self.unchanged_prefix_len(bytes);
+        if valid == bytes.len() {
+            return Some(Cow::Borrowed(as_str(bytes)));
+        }
+        let mut decoder = self.new_decoder_without_bom_handling();
+        let rest = &bytes[valid..];
+        let capacity = decoder
+            .max_utf8_buffer_length_without_replacement(rest.len())
+            .map(|n| n.saturating_add(valid));
+        let mut out = String::with_capacity(capacity.unwrap_or(bytes.len()));
+        out.push_str(as_str(&bytes[..valid]));
+        let mut read = 0;
+        loop {
+            let (result, n) = decoder.decode_to_string_without_replacement(&rest[read..], &mut out, true);
+            read += n;
+            match result {
+                DecoderResult::InputEmpty => return Some(Cow::Owned(out)),
+                DecoderResult::OutputFull => out.reserve(rest.len() - read + 16),
+                DecoderResult::Malformed(..) => return None,
+            }
+        }
+    }
+
+    /// Encodes `string` into this encoding's output encoding, writing `&#N;` for unmappable
+    /// characters (the standard's "encode", html mode). Returns the bytes, the encoding used,
+    /// and whether anything was unmappable.
+    ///
+    /// ```
+    /// let (bytes, used, had_unmappables) = simdenc::WINDOWS_1252.encode("\u{20AC}\u{3042}");
+    /// assert_eq!((&*bytes, used, had_unmappables), (&b"\x80&#12354;"[..], simdenc::WINDOWS_1252, true));
+    /// let (bytes, used, _) = simdenc::UTF_16BE.encode("a");
+    /// assert_eq!((&*bytes, used), (&b"a"[..], simdenc::UTF_8));
+    /// ```
+    pub fn encode<'a>(&'static self, string: &'a str) -> (Cow<'a, [u8]>, &'static Encoding, bool) {
+        let output = self.output_encoding();
+        let valid = if output == UTF_8 {
+            string.len()
+        } else {
+            output.unchanged_prefix_len(string.as_bytes())
+        };
+        if valid == string.len() {
+            return (Cow::Borrowed(string.as_bytes()), output, false);
+        }
+        let mut encoder = output.new_encoder();
+        let rest = &string[valid..];
+        let capacity = encoder
+            .max_buffer_length_from_utf8_if_no_unmappables(rest.len())
+            .map(|n| n.saturating_add(valid));
+        let mut out = Vec::with_capacity(capacity.unwrap_or(string.len()));
+        out.extend_from_slice(&string.as_bytes()[..valid]);
+        let mut read = 0;
+        let mut had_unmappables = false;
+        loop {
+            let (result, n, unmappables) = encoder.encode_from_utf8_to_vec(&rest[read..], &mut out, true);
+            read += n;
+            had_unmappables |= unmappables;
+            match result {
+                CoderResult::InputEmpty => return (Cow::Owned(out), output, had_unmappables),
+                CoderResult::OutputFull => out.reserve((rest.len() - read).saturating_mul(2) + 16),
+            }
+        }
+    }
+
+    /// How many bytes at the start of `bytes` decode to themselves as ASCII in a fresh decoder
+    /// of this encoding (all valid UTF-8 for UTF-8).
+    fn unchanged_prefix_len(&'static self, bytes: &[u8]) -> usize {
+        if self == UTF_8 {
+            Encoding::utf8_valid_up_to(bytes)
+        } else if self == ISO_2022_JP {
+            let ascii = Encoding::ascii_valid_up_to(bytes);
+            bytes[..ascii]
+                .iter()
+                .position(|&b| matches!(b, 0x0E | 0x0F | 0x1B))
+                .unwrap_or(ascii)
+        } else if self.is_ascii_compatible() {
+            Encoding::ascii_valid_up_to(bytes)
+        } else {
+            0
+        }
+    }
+
+    /// The length of the longest prefix of `bytes` that is valid UTF-8 (as
+    /// `std::str::from_utf8(bytes).map_err(|e| e.valid_up_to())`).
+    ///
+    /// ```
+    /// assert_eq!(simdenc::Encoding::utf8_valid_up_to(b"ab\xC3\xA9\xFF"), 4);
+    /// ```
+    pub fn utf8_valid_up_to(bytes: &[u8]) -> usize {
+        crate::simd::active().utf8_valid_up_to(bytes)
+    }
+
+    /// The length of the longest prefix of `bytes` that is ASCII.
+    ///
+    /// ```
+    /// assert_eq!(simdenc::Encoding::ascii_valid_up_to(b"abc\x80d"), 3);
+    /// ```
+    pub fn ascii_valid_up_to(bytes: &[u8]) -> usize {
+        crate::simd::active_ascii_prefix_len(bytes)
+    }
+}
+
+/// `bytes` as `&str`; callers pass only prefixes checked by `unchanged_prefix_len`.
+fn as_str(bytes: &[u8]) -> &str {
+    core::str::from_utf8(bytes).unwrap_or_else(|e| {
+        debug_assert!(false, "checked prefix is not UTF-8: {e}");
+        core::str::from_utf8(&bytes[..e.valid_up_to()]).unwrap_or_default()
+    })
+}

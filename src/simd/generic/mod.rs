@@ -1,0 +1,7 @@
+//! Kernels written once over [`Vector`](super::vector::Vector), instantiated per ISA by the
+//! `#[target_feature]` entry points in `x86/` and `aarch64/`. Each finishes with the scalar
+//! kernel on what the vector loop leaves, so results equal the scalar kernels exactly.
+
+pub(crate) mod ascii;
+pub(crate) mod utf16;
+pub(crate) mod utf8;

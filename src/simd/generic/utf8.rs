@@ -1,0 +1,328 @@
+//! UTF-8 validation by the vectorised lookup algorithm (Keiser & Lemire, "Validating UTF-8 in
+//! less than one instruction per byte", 2021), and the validate-and-copy kernel built on it.
+//!
+//! ```text
+//! for each 64-byte block:
+//!     if the block is ASCII: error |= "the previous block ended inside a character"
+//!     else for each vector v (with prev = the vector before it):
+//!         special = lookup(high nibble of prev1) & lookup(low nibble of prev1)
+//!                 & lookup(high nibble of v)           // one bit per error kind
+//!         must23  = prev2 >= 0xE0 | prev3 >= 0xF0        // 3rd/4th byte of a sequence
+//!         error  |= (must23 & 0x80) ^ special            // continuation where (not) expected
+//!     prev_incomplete = the last three bytes start a sequence the block does not finish
+//!     if error: stop
+//! ```
+//! The vector code only answers "is there an error in or before this block". Exact positions
+//! come from the scalar kernel, which restarts at the last character boundary before the
+//! failing block (everything before it was proven valid) — so the answer is the scalar
+//! kernel's answer, as the kernel contract requires.
+//!
+//! The copy kernel copies each block, up to its last complete character, right after
+//! validating it, while it is in L1: one pass over the input. It never writes past what it
+//! returns, because it copies only characters already proven valid and complete.
+
+use super::super::scalar;
+use super::super::vector::Vector;
+
+/// What the UTF-8 algorithm needs beyond [`Vector`].
+pub(crate) trait Utf8Vector: Vector {
+    /// Every byte `b`.
+    ///
+    /// # Safety
+    /// The ISA is enabled in the caller.
+    unsafe fn splat(b: u8) -> Self;
+    /// The 16-byte `table` repeated in every 128-bit lane.
+    ///
+    /// # Safety
+    /// The ISA is enabled in the caller.
+    unsafe fn repeat16(table: &[u8; 16]) -> Self;
+    /// Bitwise and.
+    ///
+    /// # Safety
+    /// The ISA is enabled in the caller.
+    unsafe fn and(self, other: Self) -> Self;
+    /// Bitwise xor.
+    ///
+    /// # Safety
+    /// The ISA is enabled in the caller.
+    unsafe fn xor(self, other: Self) -> Self;
+    /// Each byte shifted right by 4 (its high nibble).
+    ///
+    /// # Safety
+    /// The ISA is enabled in the caller.
+    unsafe fn high_nibbles(self) -> Self;
+    /// `table[self[i]]` per byte, for `self` bytes below 16 (`pshufb` within 128-bit lanes;
+    /// `table` is a [`Utf8Vector::repeat16`]).
+    ///
+    /// # Safety
+    /// The ISA is enabled in the caller.
+    unsafe fn lookup16(self, table: Self) -> Self;
+    /// The stream shifted by 1, 2 or 3 bytes: byte `i` of the result is the byte `n` places
+    /// before byte `i` of `self`, taken from `prev` for the first `n` bytes.
+    ///
+    /// # Safety
+    /// The ISA is enabled in the caller.
+    unsafe fn prev1(self, prev: Self) -> Self;
+    /// See [`Utf8Vector::prev1`].
+    ///
+    /// # Safety
+    /// The ISA is enabled in the caller.
+    unsafe fn prev2(self, prev: Self) -> Self;
+    /// See [`Utf8Vector::prev1`].
+    ///
+    /// # Safety
+    /// The ISA is enabled in the caller.
+    unsafe fn prev3(self, prev: Self) -> Self;
+    /// Unsigned saturating subtraction per byte.
+    ///
+    /// # Safety
+    /// The ISA is enabled in the caller.
+    unsafe fn saturating_sub(self, other: Self) -> Self;
+    /// Whether any bit is set.
+    ///
+    /// # Safety
+    /// The ISA is enabled in the caller.
+    unsafe fn any(self) -> bool;
+    /// All bytes 0xFF except the last three: 0xEF, 0xDF, 0xBF — subtracting it (saturating)
+    /// leaves a non-zero byte exactly where the last three bytes start a sequence that is
+    /// longer than what is left of the vector.
+    ///
+    /// # Safety
+    /// The ISA is enabled in the caller.
+    unsafe fn incomplete_limits() -> Self;
+}
+
+const TOO_SHORT: u8 = 1 << 0;
+const TOO_LONG: u8 = 1 << 1;
+const OVERLONG_3: u8 = 1 << 2;
+const TOO_LARGE: u8 = 1 << 3;
+const SURROGATE: u8 = 1 << 4;
+const OVERLONG_2: u8 = 1 << 5;
+const TOO_LARGE_1000: u8 = 1 << 6;
+const OVERLONG_4: u8 = 1 << 6;
+const TWO_CONTS: u8 = 1 << 7;
+const CARRY: u8 = TOO_SHORT | TOO_LONG | TWO_CONTS;
+
+/// By the high nibble of the first byte of a pair.
+const BYTE_1_HIGH: [u8; 16] = [
+    TOO_LONG,
+    TOO_LONG,
+    TOO_LONG,
+    TOO_LONG,
+    TOO_LONG,
+    TOO_LONG,
+    TOO_LONG,
+    TOO_LONG,
+    TWO_CONTS,
+    TWO_CONTS,
+    TWO_CONTS,
+    TWO_CONTS,
+    TOO_SHORT | OVERLONG_2,
+    TOO_SHORT,
+    TOO_SHORT | OVERLONG_3 | SURROGATE,
+    TOO_SHORT | TOO_LARGE | TOO_LARGE_1000 | OVERLONG_4,
+];
+
+/// By the low nibble of the first byte of a pair.
+const BYTE_1_LOW: [u8; 16] = [
+    CARRY | OVERLONG_3 | OVERLONG_2 | OVERLONG_4,
+    CARRY | OVERLONG_2,
+    CARRY,
+    CARRY,
+    CARRY | TOO_LARGE,
+    CARRY | TOO_LARGE | TOO_LARGE_1000,
+    CARRY | TOO_LARGE | TOO_LARGE_1000,
+    CARRY | TOO_LARGE | TOO_LARGE_1000,
+    CARRY | TOO_LARGE | TOO_LARGE_1000,
+    CARRY | TOO_LARGE | TOO_LARGE_1000,
+    CARRY | TOO_LARGE | TOO_LARGE_1000,
+    CARRY | TOO_LARGE | TOO_LARGE_1000,
+    CARRY | TOO_LARGE | TOO_LARGE_1000,
+    CARRY | TOO_LARGE | TOO_LARGE_1000 | SURROGATE,
+    CARRY | TOO_LARGE | TOO_LARGE_1000,
+    CARRY | TOO_LARGE | TOO_LARGE_1000,
+];
+
+/// By the high nibble of the second byte of a pair.
+const BYTE_2_HIGH: [u8; 16] = [
+    TOO_SHORT,
+    TOO_SHORT,
+    TOO_SHORT,
+    TOO_SHORT,
+    TOO_SHORT,
+    TOO_SHORT,
+    TOO_SHORT,
+    TOO_SHORT,
+    TOO_LONG | OVERLONG_2 | TWO_CONTS | OVERLONG_3 | TOO_LARGE_1000 | OVERLONG_4,
+    TOO_LONG | OVERLONG_2 | TWO_CONTS | OVERLONG_3 | TOO_LARGE,
+    TOO_LONG | OVERLONG_2 | TWO_CONTS | SURROGATE | TOO_LARGE,
+    TOO_LONG | OVERLONG_2 | TWO_CONTS | SURROGATE | TOO_LARGE,
+    TOO_SHORT,
+    TOO_SHORT,
+    TOO_SHORT,
+    TOO_SHORT,
+];
+
+/// Bytes per block: one AVX-512 vector, two AVX2 vectors.
+const BLOCK: usize = 64;
+
+/// The validator's state between blocks.
+struct Checker<V> {
+    prev: V,
+    prev_incomplete: V,
+    t1h: V,
+    t1l: V,
+    t2h: V,
+}
+
+impl<V: Utf8Vector> Checker<V> {
+    /// # Safety
+    /// The ISA is enabled in the caller.
+    #[inline(always)]
+    unsafe fn new() -> Self {
+        // SAFETY: ISA enabled per this function's contract.
+        unsafe {
+            Checker {
+                prev: V::splat(0),
+                prev_incomplete: V::splat(0),
+                t1h: V::repeat16(&BYTE_1_HIGH),
+                t1l: V::repeat16(&BYTE_1_LOW),
+                t2h: V::repeat16(&BYTE_2_HIGH),
+            }
+        }
+    }
+
+    /// Checks the block at `p` (64 readable bytes); true if it holds an error or finishes
+    /// the previous block's last character wrongly.
+    ///
+    /// # Safety
+    /// - The ISA is enabled in the caller.
+    /// - `p` is valid for reading 64 bytes.
+    #[inline(always)]
+    unsafe fn block_has_error(&mut self, p: *const u8) -> bool {
+        // SAFETY: every load reads inside the 64 bytes at `p`; ISA enabled per contract.
+        unsafe {
+            let mut any_high = V::splat(0);
+            let mut i = 0;
+            while i < BLOCK {
+                any_high = any_high.or(V::load(p.add(i)));
+                i += V::LANES;
+            }
+            if any_high.high_mask() == 0 {
+                let error = self.prev_incomplete.any();
+                self.prev = V::load(p.add(BLOCK - V::LANES));
+                self.prev_incomplete = V::splat(0);
+                return error;
+            }
+            let mut error = V::splat(0);
+            let mut i = 0;
+            while i < BLOCK {
+                let v = V::load(p.add(i));
+                error = error.or(self.check(v));
+                self.prev = v;
+                i += V::LANES;
+            }
+            self.prev_incomplete = self.prev.saturating_sub(V::incomplete_limits());
+            error.any()
+        }
+    }
+
+    /// # Safety
+    /// The ISA is enabled in the caller.
+    #[inline(always)]
+    unsafe fn check(&self, v: V) -> V {
+        // SAFETY: ISA enabled per contract; register operations only.
+        unsafe {
+            let prev1 = v.prev1(self.prev);
+            let low = V::splat(0x0F);
+            let special = prev1
+                .high_nibbles()
+                .lookup16(self.t1h)
+                .and(prev1.and(low).lookup16(self.t1l))
+                .and(v.high_nibbles().lookup16(self.t2h));
+            let prev2 = v.prev2(self.prev);
+            let prev3 = v.prev3(self.prev);
+            let third = prev2.saturating_sub(V::splat(0xE0 - 0x80));
+            let fourth = prev3.saturating_sub(V::splat(0xF0 - 0x80));
+            let must23 = third.or(fourth).and(V::splat(0x80));
+            must23.xor(special)
+        }
+    }
+}
+
+/// Where the character that contains position `i` starts: `i` itself if a character starts
+/// there (or `i` is the end), else the lead byte up to three places before it. Used only where
+/// everything before that lead is known to be valid.
+fn char_start(src: &[u8], i: usize) -> usize {
+    let from = i.saturating_sub(3);
+    for q in (from..i).rev() {
+        let b = src[q];
+        if b >= 0xC0 {
+            let len = if b >= 0xF0 {
+                4
+            } else if b >= 0xE0 {
+                3
+            } else {
+                2
+            };
+            return if i - q < len { q } else { i };
+        }
+        if b < 0x80 {
+            return i;
+        }
+    }
+    i
+}
+
+/// # Safety
+/// The ISA of `V` is enabled in the caller.
+#[inline(always)]
+pub(crate) unsafe fn valid_up_to<V: Utf8Vector>(src: &[u8]) -> usize {
+    // SAFETY: ISA enabled per contract.
+    let mut checker = unsafe { Checker::<V>::new() };
+    let mut i = 0;
+    while i + BLOCK <= src.len() {
+        // SAFETY: `i + 64 <= src.len()`; ISA enabled per contract.
+        if unsafe { checker.block_has_error(src.as_ptr().add(i)) } {
+            break;
+        }
+        i += BLOCK;
+    }
+    let p = char_start(src, i);
+    p + scalar::utf8_valid_up_to(&src[p..])
+}
+
+/// # Safety
+/// The ISA of `V` is enabled in the caller.
+#[inline(always)]
+pub(crate) unsafe fn copy_valid<V: Utf8Vector>(src: &[u8], dst: &mut [u8]) -> (usize, usize) {
+    let limit = src.len().min(dst.len());
+    // SAFETY: ISA enabled per contract.
+    let mut checker = unsafe { Checker::<V>::new() };
+    let mut i = 0;
+    let mut copied = 0;
+    while i + BLOCK <= limit {
+        // SAFETY: `i + 64 <= src.len()`; ISA enabled per contract.
+        if unsafe { checker.block_has_error(src.as_ptr().add(i)) } {
+            break;
+        }
+        i += BLOCK;
+        // Everything before `i` is valid; the characters up to `end` are complete.
+        let end = char_start(src, i);
+        if copied + BLOCK == end && end == i {
+            // SAFETY: `copied + 64 == i <= limit`, in bounds of both; ISA enabled.
+            unsafe {
+                let mut k = 0;
+                while k < BLOCK {
+                    V::load(src.as_ptr().add(copied + k)).store(dst.as_mut_ptr().add(copied + k));
+                    k += V::LANES;
+                }
+            }
+        } else {
+            dst[copied..end].copy_from_slice(&src[copied..end]);
+        }
+        copied = end;
+    }
+    let (read, written) = scalar::utf8_copy_valid(&src[copied..], &mut dst[copied..]);
+    (copied + read, copied + written)
+}

@@ -1,0 +1,183 @@
+//! Kernels: coarse slice operations that the codecs hand their common runs to.
+//!
+//! # Contract (every kernel, every level)
+//! 1. Inputs and outputs are slices. A kernel returns how far it got — a prefix length, or
+//!    `(read, written)` — and never writes outside `dst[..written]` nor reads outside `src`.
+//! 2. A kernel stops at the first input it cannot handle (a non-ASCII byte, an invalid or
+//!    incomplete UTF-8 sequence, an unpaired surrogate, an unmapped byte) or when the output
+//!    is full. It never reports an error and never decides what such input means: the codec
+//!    state machine in `codecs/` resumes at `read` and owns all error semantics.
+//! 3. Every level returns **identical** `(read, written)` to the scalar kernels, so that
+//!    differential tests are exact.
+//! 4. Callers never turn a kernel's answer into `unreachable_unchecked` or unchecked indexing:
+//!    a wrong kernel must produce wrong output that a test catches, not undefined behaviour.
+//!
+//! [`Kernels`] is a table of function pointers, one table per instruction-set level; holding a
+//! `&'static Kernels` is the proof that the CPU supports its level. Decoders and encoders
+//! capture the active table when they are created, so hot loops never touch the dispatch.
+//! Levels: `scalar` (portable), and on x86_64 `sse2`, `avx2`, `avx512` (see `crate::cpu`).
+
+mod generic;
+mod scalar;
+mod vector;
+#[cfg(target_arch = "x86_64")]
+mod x86;
+
+use core::ptr;
+use core::sync::atomic::{AtomicPtr, Ordering};
+
+pub(crate) use crate::cpu::Level;
+
+/// A kernel over a single-byte index: `(src, table, dst) -> (read, written)`.
+pub(crate) type SingleByteKernel<T> = unsafe fn(&[u8], &[u16; 128], &mut [T]) -> (usize, usize);
+/// A kernel over UTF-16 bytes: `(src, big_endian, dst) -> (read, written)`.
+pub(crate) type Utf16BytesKernel<T> = unsafe fn(&[u8], bool, &mut [T]) -> (usize, usize);
+/// A transcoding kernel: `(src, dst) -> (read, written)`.
+pub(crate) type Transcode<S, D> = unsafe fn(&[S], &mut [D]) -> (usize, usize);
+
+/// One table of kernels, for one level. See the module docs for the contract.
+///
+/// The fields are `unsafe fn`s because SIMD kernels require their instruction set; a
+/// `&'static Kernels` is only handed out by [`kernels_for`] after checking the CPU, so the
+/// safe methods below may call them. Scalar kernels are safe functions coerced to the same
+/// pointer type.
+pub(crate) struct Kernels {
+    level: Level,
+    ascii_prefix_len: unsafe fn(&[u8]) -> usize,
+    copy_ascii: unsafe fn(&[u8], &mut [u8]) -> usize,
+    widen_ascii: unsafe fn(&[u8], &mut [u16]) -> usize,
+    narrow_ascii: unsafe fn(&[u16], &mut [u8]) -> usize,
+    utf8_valid_up_to: unsafe fn(&[u8]) -> usize,
+    utf8_copy_valid: Transcode<u8, u8>,
+    utf8_to_utf16: Transcode<u8, u16>,
+    utf16_to_utf8: Transcode<u16, u8>,
+    single_byte_to_utf16: SingleByteKernel<u16>,
+    single_byte_to_utf8: SingleByteKernel<u8>,
+    utf16_bytes_to_utf16: Utf16BytesKernel<u16>,
+    utf16_bytes_to_utf8: Utf16BytesKernel<u8>,
+}
+
+/// Generates the safe method for each kernel: every call goes through one `unsafe` block
+/// whose justification is the same for all of them.
+macro_rules! kernel_methods {
+    ($($(#[$doc:meta])* $name:ident($($arg:ident: $ty:ty),*) -> $ret:ty;)*) => {
+        impl Kernels {
+            $(
+                $(#[$doc])*
+                #[inline(always)]
+                pub(crate) fn $name(&self, $($arg: $ty),*) -> $ret {
+                    // SAFETY: a `&Kernels` exists only as one of the private statics, handed
+                    // out by `kernels_for` after `self.level.is_supported()` was checked, so
+                    // the instruction set the kernel was compiled for is available. The
+                    // kernels have no other precondition: they take slices and stay in bounds.
+                    unsafe { (self.$name)($($arg),*) }
+                }
+            )*
+        }
+    };
+}
+
+kernel_methods! {
+    /// Length of the longest ASCII prefix of `src`.
+    ascii_prefix_len(src: &[u8]) -> usize;
+    /// Copies the longest ASCII prefix of `src` that fits into `dst`; returns its length.
+    copy_ascii(src: &[u8], dst: &mut [u8]) -> usize;
+    /// Widens the longest ASCII prefix of `src` that fits into `dst`; returns its length.
+    widen_ascii(src: &[u8], dst: &mut [u16]) -> usize;
+    /// Narrows the longest prefix of `src` below U+0080 that fits into `dst`; returns its length.
+    narrow_ascii(src: &[u16], dst: &mut [u8]) -> usize;
+    /// Length of the longest prefix of `src` that is valid UTF-8 made of whole characters.
+    utf8_valid_up_to(src: &[u8]) -> usize;
+    /// Copies the longest valid, whole-character UTF-8 prefix of `src` that fits into `dst`:
+    /// `(read, written)`, equal.
+    utf8_copy_valid(src: &[u8], dst: &mut [u8]) -> (usize, usize);
+    /// Converts the longest valid, whole-character UTF-8 prefix of `src` whose UTF-16 fits.
+    utf8_to_utf16(src: &[u8], dst: &mut [u16]) -> (usize, usize);
+    /// Converts the longest prefix of `src` without unpaired surrogates (a leading surrogate
+    /// at the very end counts as unpaired) whose UTF-8 fits.
+    utf16_to_utf8(src: &[u16], dst: &mut [u8]) -> (usize, usize);
+    /// Decodes bytes through a single-byte index (`table[byte - 0x80]`, 0 = unmapped) while
+    /// mapped and fitting, to UTF-16.
+    single_byte_to_utf16(src: &[u8], table: &[u16; 128], dst: &mut [u16]) -> (usize, usize);
+    /// As `single_byte_to_utf16`, to UTF-8, stopping before a character that does not fit.
+    single_byte_to_utf8(src: &[u8], table: &[u16; 128], dst: &mut [u8]) -> (usize, usize);
+    /// Decodes UTF-16 code units from bytes (big-endian if `be`) while they are not
+    /// surrogates and fit: `(bytes read, units written)`; whole units only.
+    utf16_bytes_to_utf16(src: &[u8], be: bool, dst: &mut [u16]) -> (usize, usize);
+    /// As `utf16_bytes_to_utf16`, to UTF-8, stopping before a character that does not fit.
+    utf16_bytes_to_utf8(src: &[u8], be: bool, dst: &mut [u8]) -> (usize, usize);
+}
+
+impl Kernels {
+    /// The level of this table.
+    pub(crate) fn level(&self) -> Level {
+        self.level
+    }
+}
+
+/// The kernel table of `level`, if this CPU supports it. The one dispatch point.
+pub(crate) fn kernels_for(level: Level) -> Option<&'static Kernels> {
+    if !level.is_supported() {
+        return None;
+    }
+    match level {
+        Level::Scalar => Some(&scalar::KERNELS),
+        #[cfg(target_arch = "x86_64")]
+        Level::Sse2 => Some(&x86::sse2::KERNELS),
+        #[cfg(target_arch = "x86_64")]
+        Level::Avx2 => Some(&x86::avx2::KERNELS),
+        #[cfg(target_arch = "x86_64")]
+        Level::Avx512 => Some(&x86::avx512::KERNELS),
+        _ => None,
+    }
+}
+
+/// The active table; null until first use.
+static ACTIVE: AtomicPtr<Kernels> = AtomicPtr::new(ptr::null_mut());
+
+/// The kernel table that new decoders and encoders use.
+#[inline]
+pub(crate) fn active() -> &'static Kernels {
+    let p = ACTIVE.load(Ordering::Relaxed);
+    if p.is_null() {
+        return init_active();
+    }
+    // SAFETY: ACTIVE only ever holds pointers made from `&'static Kernels` (below).
+    unsafe { &*p }
+}
+
+#[cold]
+fn init_active() -> &'static Kernels {
+    let k = kernels_for(crate::cpu::detected()).unwrap_or(&scalar::KERNELS);
+    ACTIVE.store(ptr::from_ref(k).cast_mut(), Ordering::Relaxed);
+    k
+}
+
+/// Makes `level` active if supported (see `cpu::force`).
+pub(crate) fn set_active(level: Level) -> bool {
+    match kernels_for(level) {
+        Some(k) => {
+            ACTIVE.store(ptr::from_ref(k).cast_mut(), Ordering::Relaxed);
+            true
+        }
+        None => false,
+    }
+}
+
+/// Every kernel table this CPU can run, lowest level first (tests iterate it).
+#[cfg(test)]
+pub(crate) fn available() -> impl Iterator<Item = &'static Kernels> {
+    crate::cpu::supported().filter_map(kernels_for)
+}
+
+/// Writes a scalar value as UTF-8 if it fits; returns its length, or 0 (shared with cursors).
+pub(crate) use scalar::put_utf8 as scalar_put_utf8;
+
+/// The ASCII prefix length with the active kernels (for callers that hold no table).
+#[inline]
+pub(crate) fn active_ascii_prefix_len(src: &[u8]) -> usize {
+    active().ascii_prefix_len(src)
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,400 @@
+//! The portable kernels (`Level::Scalar`): the reference every SIMD level must equal exactly,
+//! and the fallback on CPUs without one. Safe code only; ASCII runs go a machine word at a time.
+
+use super::{Kernels, Level};
+
+pub(crate) static KERNELS: Kernels = TABLE;
+
+/// The scalar table as a constant, so that other levels can take the kernels they do not
+/// override from it (struct update syntax).
+pub(crate) const TABLE: Kernels = Kernels {
+    level: Level::Scalar,
+    ascii_prefix_len,
+    copy_ascii,
+    widen_ascii,
+    narrow_ascii,
+    utf8_valid_up_to,
+    utf8_copy_valid,
+    utf8_to_utf16,
+    utf16_to_utf8,
+    single_byte_to_utf16,
+    single_byte_to_utf8,
+    utf16_bytes_to_utf16,
+    utf16_bytes_to_utf8,
+};
+
+const WORD: usize = core::mem::size_of::<usize>();
+const HIGH_BITS: usize = usize::from_ne_bytes([0x80; WORD]);
+
+/// Index of the first non-ASCII byte in a word read in memory order (little or big endian).
+#[inline(always)]
+fn first_high_byte(word: usize) -> usize {
+    let high = word & HIGH_BITS;
+    if cfg!(target_endian = "little") {
+        (high.trailing_zeros() / 8) as usize
+    } else {
+        (high.leading_zeros() / 8) as usize
+    }
+}
+
+#[inline(always)]
+fn load_word(chunk: &[u8]) -> usize {
+    let mut bytes = [0u8; WORD];
+    bytes.copy_from_slice(&chunk[..WORD]);
+    usize::from_ne_bytes(bytes)
+}
+
+pub(crate) fn ascii_prefix_len(src: &[u8]) -> usize {
+    let mut i = 0;
+    // Four words at a time, OR-reduced, then one at a time.
+    while i + 4 * WORD <= src.len() {
+        let c = &src[i..i + 4 * WORD];
+        let any =
+            load_word(c) | load_word(&c[WORD..]) | load_word(&c[2 * WORD..]) | load_word(&c[3 * WORD..]);
+        if any & HIGH_BITS != 0 {
+            break;
+        }
+        i += 4 * WORD;
+    }
+    while i + WORD <= src.len() {
+        let word = load_word(&src[i..]);
+        if word & HIGH_BITS != 0 {
+            return i + first_high_byte(word);
+        }
+        i += WORD;
+    }
+    while i < src.len() && src[i] < 0x80 {
+        i += 1;
+    }
+    i
+}
+
+pub(crate) fn copy_ascii(src: &[u8], dst: &mut [u8]) -> usize {
+    let len = src.len().min(dst.len());
+    let n = ascii_prefix_len(&src[..len]);
+    dst[..n].copy_from_slice(&src[..n]);
+    n
+}
+
+pub(crate) fn widen_ascii(src: &[u8], dst: &mut [u16]) -> usize {
+    let len = src.len().min(dst.len());
+    let n = ascii_prefix_len(&src[..len]);
+    for (d, &s) in dst[..n].iter_mut().zip(&src[..n]) {
+        *d = u16::from(s);
+    }
+    n
+}
+
+pub(crate) fn narrow_ascii(src: &[u16], dst: &mut [u8]) -> usize {
+    let len = src.len().min(dst.len());
+    let mut n = 0;
+    for (d, &s) in dst[..len].iter_mut().zip(&src[..len]) {
+        if s >= 0x80 {
+            break;
+        }
+        *d = s as u8;
+        n += 1;
+    }
+    n
+}
+
+/// The length of the valid UTF-8 sequence starting at `src[0]` (a non-ASCII lead byte), or
+/// `None` if it is invalid or incomplete. Follows the standard's byte ranges (lower and upper
+/// boundaries after E0, ED, F0, F4).
+#[inline(always)]
+fn utf8_sequence_len(src: &[u8]) -> Option<usize> {
+    let b0 = src[0];
+    let cont = |i: usize, lo: u8, hi: u8| src.get(i).is_some_and(|&b| (lo..=hi).contains(&b));
+    match b0 {
+        0xC2..=0xDF if cont(1, 0x80, 0xBF) => Some(2),
+        0xE0 if cont(1, 0xA0, 0xBF) && cont(2, 0x80, 0xBF) => Some(3),
+        0xE1..=0xEC | 0xEE..=0xEF if cont(1, 0x80, 0xBF) && cont(2, 0x80, 0xBF) => Some(3),
+        0xED if cont(1, 0x80, 0x9F) && cont(2, 0x80, 0xBF) => Some(3),
+        0xF0 if cont(1, 0x90, 0xBF) && cont(2, 0x80, 0xBF) && cont(3, 0x80, 0xBF) => Some(4),
+        0xF1..=0xF3 if cont(1, 0x80, 0xBF) && cont(2, 0x80, 0xBF) && cont(3, 0x80, 0xBF) => Some(4),
+        0xF4 if cont(1, 0x80, 0x8F) && cont(2, 0x80, 0xBF) && cont(3, 0x80, 0xBF) => Some(4),
+        _ => None,
+    }
+}
+
+pub(crate) fn utf8_valid_up_to(src: &[u8]) -> usize {
+    let mut i = 0;
+    loop {
+        i += ascii_prefix_len(&src[i..]);
+        if i == src.len() {
+            return i;
+        }
+        match utf8_sequence_len(&src[i..]) {
+            Some(n) => i += n,
+            None => return i,
+        }
+    }
+}
+
+pub(crate) fn utf8_copy_valid(src: &[u8], dst: &mut [u8]) -> (usize, usize) {
+    let mut i = 0;
+    loop {
+        i += copy_ascii(&src[i..], &mut dst[i..]);
+        if i == src.len() || i == dst.len() {
+            return (i, i);
+        }
+        match utf8_sequence_len(&src[i..]) {
+            Some(n) if i + n <= dst.len() => {
+                dst[i..i + n].copy_from_slice(&src[i..i + n]);
+                i += n;
+            }
+            _ => return (i, i),
+        }
+    }
+}
+
+pub(crate) fn utf8_to_utf16(src: &[u8], dst: &mut [u16]) -> (usize, usize) {
+    let (mut read, mut written) = (0, 0);
+    loop {
+        let n = widen_ascii(&src[read..], &mut dst[written..]);
+        read += n;
+        written += n;
+        if read == src.len() || written == dst.len() {
+            return (read, written);
+        }
+        let Some(len) = utf8_sequence_len(&src[read..]) else {
+            return (read, written);
+        };
+        let s = &src[read..read + len];
+        let c = match len {
+            2 => (u32::from(s[0] & 0x1F) << 6) | u32::from(s[1] & 0x3F),
+            3 => (u32::from(s[0] & 0x0F) << 12) | (u32::from(s[1] & 0x3F) << 6) | u32::from(s[2] & 0x3F),
+            _ => {
+                (u32::from(s[0] & 0x07) << 18)
+                    | (u32::from(s[1] & 0x3F) << 12)
+                    | (u32::from(s[2] & 0x3F) << 6)
+                    | u32::from(s[3] & 0x3F)
+            }
+        };
+        if c < 0x10000 {
+            dst[written] = c as u16;
+            written += 1;
+        } else {
+            if written + 2 > dst.len() {
+                return (read, written);
+            }
+            let c = c - 0x10000;
+            dst[written] = 0xD800 | (c >> 10) as u16;
+            dst[written + 1] = 0xDC00 | (c & 0x3FF) as u16;
+            written += 2;
+        }
+        read += len;
+    }
+}
+
+/// Encodes `c` (a scalar value) as UTF-8 into `dst` if it fits; returns the length or 0.
+#[inline(always)]
+pub(crate) fn put_utf8(c: u32, dst: &mut [u8]) -> usize {
+    match c {
+        0..=0x7F if !dst.is_empty() => {
+            dst[0] = c as u8;
+            1
+        }
+        0x80..=0x7FF if dst.len() >= 2 => {
+            dst[0] = 0xC0 | (c >> 6) as u8;
+            dst[1] = 0x80 | (c & 0x3F) as u8;
+            2
+        }
+        0x800..=0xFFFF if dst.len() >= 3 => {
+            dst[0] = 0xE0 | (c >> 12) as u8;
+            dst[1] = 0x80 | ((c >> 6) & 0x3F) as u8;
+            dst[2] = 0x80 | (c & 0x3F) as u8;
+            3
+        }
+        0x10000.. if dst.len() >= 4 => {
+            dst[0] = 0xF0 | (c >> 18) as u8;
+            dst[1] = 0x80 | ((c >> 12) & 0x3F) as u8;
+            dst[2] = 0x80 | ((c >> 6) & 0x3F) as u8;
+            dst[3] = 0x80 | (c & 0x3F) as u8;
+            4
+        }
+        _ => 0,
+    }
+}
+
+pub(crate) fn utf16_to_utf8(src: &[u16], dst: &mut [u8]) -> (usize, usize) {
+    let (mut read, mut written) = (0, 0);
+    while read < src.len() {
+        let u = src[read];
+        let (c, units) = match u {
+            0xD800..=0xDBFF => match src.get(read + 1) {
+                Some(&t @ 0xDC00..=0xDFFF) => (
+                    0x10000 + ((u32::from(u) - 0xD800) << 10) + (u32::from(t) - 0xDC00),
+                    2,
+                ),
+                _ => break,
+            },
+            0xDC00..=0xDFFF => break,
+            _ => (u32::from(u), 1),
+        };
+        let n = put_utf8(c, &mut dst[written..]);
+        if n == 0 {
+            break;
+        }
+        read += units;
+        written += n;
+    }
+    (read, written)
+}
+
+pub(crate) fn single_byte_to_utf16(src: &[u8], table: &[u16; 128], dst: &mut [u16]) -> (usize, usize) {
+    let len = src.len().min(dst.len());
+    let mut i = 0;
+    while i < len {
+        let b = src[i];
+        let u = if b < 0x80 {
+            u16::from(b)
+        } else {
+            table[usize::from(b - 0x80)]
+        };
+        if u == 0 && b != 0 {
+            break;
+        }
+        dst[i] = u;
+        i += 1;
+    }
+    (i, i)
+}
+
+pub(crate) fn single_byte_to_utf8(src: &[u8], table: &[u16; 128], dst: &mut [u8]) -> (usize, usize) {
+    let (mut read, mut written) = (0, 0);
+    while read < src.len() {
+        let n = copy_ascii(&src[read..], &mut dst[written..]);
+        read += n;
+        written += n;
+        if read == src.len() || written == dst.len() {
+            break;
+        }
+        let b = src[read];
+        if b < 0x80 {
+            continue;
+        }
+        let u = table[usize::from(b - 0x80)];
+        if u == 0 {
+            break;
+        }
+        let n = put_utf8(u32::from(u), &mut dst[written..]);
+        if n == 0 {
+            break;
+        }
+        read += 1;
+        written += n;
+    }
+    (read, written)
+}
+
+#[inline(always)]
+fn unit(pair: &[u8], be: bool) -> u16 {
+    if be {
+        u16::from_be_bytes([pair[0], pair[1]])
+    } else {
+        u16::from_le_bytes([pair[0], pair[1]])
+    }
+}
+
+pub(crate) fn utf16_bytes_to_utf16(src: &[u8], be: bool, dst: &mut [u16]) -> (usize, usize) {
+    let mut n = 0;
+    for (d, pair) in dst.iter_mut().zip(src.chunks_exact(2)) {
+        let u = unit(pair, be);
+        if (0xD800..=0xDFFF).contains(&u) {
+            break;
+        }
+        *d = u;
+        n += 1;
+    }
+    (2 * n, n)
+}
+
+pub(crate) fn utf16_bytes_to_utf8(src: &[u8], be: bool, dst: &mut [u8]) -> (usize, usize) {
+    let (mut read, mut written) = (0, 0);
+    while read + 2 <= src.len() {
+        let u = unit(&src[read..], be);
+        if (0xD800..=0xDFFF).contains(&u) {
+            break;
+        }
+        let n = put_utf8(u32::from(u), &mut dst[written..]);
+        if n == 0 {
+            break;
+        }
+        read += 2;
+        written += n;
+    }
+    (read, written)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ascii_prefix_every_position_and_alignment() {
+        let mut buf = vec![b'a'; 300];
+        for start in 0..17 {
+            for len in 0..120 {
+                assert_eq!(ascii_prefix_len(&buf[start..start + len]), len);
+                for pos in 0..len {
+                    buf[start + pos] = 0x80;
+                    assert_eq!(
+                        ascii_prefix_len(&buf[start..start + len]),
+                        pos,
+                        "start {start} len {len}"
+                    );
+                    buf[start + pos] = b'a';
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn utf8_kernels_agree_with_std() {
+        let samples: [&[u8]; 8] = [
+            b"plain ascii text",
+            "h\u{e9}llo \u{65e5}\u{672c} \u{1F600}!".as_bytes(),
+            b"\xE0\x80\x80",
+            b"\xED\xA0\x80",
+            b"ab\xF0\x90\x80",
+            b"\xF4\x90\x80\x80",
+            b"\xC2",
+            b"\xEF\xBB\xBFx\xC3\xA9",
+        ];
+        for s in samples {
+            let valid = match std::str::from_utf8(s) {
+                Ok(_) => s.len(),
+                Err(e) => e.valid_up_to(),
+            };
+            assert_eq!(utf8_valid_up_to(s), valid, "{s:?}");
+            let mut dst = vec![0u8; s.len()];
+            assert_eq!(utf8_copy_valid(s, &mut dst), (valid, valid));
+            let mut wide = vec![0u16; s.len()];
+            let (read, written) = utf8_to_utf16(s, &mut wide);
+            assert_eq!(read, valid);
+            let expect: Vec<u16> = std::str::from_utf8(&s[..valid]).unwrap().encode_utf16().collect();
+            assert_eq!(&wide[..written], &expect[..]);
+            let mut back = vec![0u8; s.len()];
+            let (r, w) = utf16_to_utf8(&expect, &mut back);
+            assert_eq!((r, &back[..w]), (expect.len(), &s[..valid]));
+        }
+    }
+
+    #[test]
+    fn output_limits_stop_before_a_whole_character() {
+        let s = "a\u{e9}\u{65e5}\u{1F600}".as_bytes(); // 1 + 2 + 3 + 4 bytes
+        for cap in 0..=s.len() {
+            let mut dst = vec![0u8; cap];
+            let (r, w) = utf8_copy_valid(s, &mut dst);
+            assert!(
+                r == w && w <= cap && [0, 1, 3, 6, 10].contains(&r),
+                "cap {cap}: {r}"
+            );
+        }
+        let wide: Vec<u16> = "\u{1F600}".encode_utf16().collect();
+        let mut one = [0u16; 1];
+        assert_eq!(utf8_to_utf16("\u{1F600}".as_bytes(), &mut one), (0, 0));
+        assert_eq!(utf16_to_utf8(&wide[..1], &mut [0u8; 8]), (0, 0));
+    }
+}

@@ -1,0 +1,323 @@
+//! Every kernel at every level this CPU supports returns exactly what the scalar kernel
+//! returns — the same `(read, written)` and the same output — over lengths 0..=300 at every
+//! alignment, with special bytes at every position, output buffers of every size, and
+//! random inputs.
+
+use super::{Kernels, available, scalar};
+use quickcheck::{QuickCheck, TestResult};
+
+const MAX_LEN: usize = 300;
+
+fn levels() -> Vec<&'static Kernels> {
+    available()
+        .filter(|k| k.level() != super::Level::Scalar)
+        .collect()
+}
+
+fn scalar_table() -> &'static Kernels {
+    &scalar::KERNELS
+}
+
+/// Inputs: for each length, a base text with one "special" byte sequence at each position.
+fn byte_inputs(base: &[u8], specials: &[&[u8]]) -> Vec<Vec<u8>> {
+    let mut out = Vec::new();
+    for len in (0..=MAX_LEN).filter(|l| *l < 70 || l % 7 == 0 || *l > MAX_LEN - 4) {
+        let text: Vec<u8> = base.iter().copied().cycle().take(len).collect();
+        out.push(text.clone());
+        for special in specials {
+            for pos in (0..len).filter(|p| *p < 70 || p % 5 == 0 || *p + 70 > len) {
+                let mut v = text.clone();
+                for (i, &b) in special.iter().enumerate() {
+                    if pos + i < len {
+                        v[pos + i] = b;
+                    }
+                }
+                out.push(v);
+            }
+        }
+    }
+    out
+}
+
+/// Runs `f` on `input` at every alignment 0..64 of a padded copy, for `table` and scalar,
+/// with output buffers of `cap(len)` and of a few smaller sizes.
+fn same<T: PartialEq + std::fmt::Debug>(
+    name: &str,
+    table: &Kernels,
+    input: &[u8],
+    f: impl Fn(&Kernels, &[u8], usize) -> T,
+    caps: impl Fn(usize) -> Vec<usize>,
+) {
+    let mut padded = vec![0u8; input.len() + 64];
+    for align in 0..64 {
+        padded[align..align + input.len()].copy_from_slice(input);
+        let src = &padded[align..align + input.len()];
+        for cap in caps(input.len()) {
+            let got = f(table, src, cap);
+            let expect = f(scalar_table(), src, cap);
+            assert_eq!(
+                got,
+                expect,
+                "{name} at {:?}: align {align} cap {cap} input {src:02X?}",
+                table.level()
+            );
+        }
+        if align > 2 && input.len() > 80 {
+            break; // long inputs: a few alignments are enough, the short ones take them all
+        }
+    }
+}
+
+fn caps(len: usize) -> Vec<usize> {
+    if len > 80 {
+        vec![len * 3 + 8, len / 2]
+    } else {
+        vec![len * 3 + 8, len, len / 2, len.saturating_sub(1)]
+    }
+}
+
+#[test]
+fn ascii_kernels() {
+    let inputs = byte_inputs(b"The quick brown fox jumps. ", &[b"\x80", b"\xFF", b"\xC3\xA9"]);
+    for k in levels() {
+        for input in &inputs {
+            same(
+                "ascii_prefix_len",
+                k,
+                input,
+                |k, s, _| k.ascii_prefix_len(s),
+                |_| vec![0],
+            );
+            same(
+                "copy_ascii",
+                k,
+                input,
+                |k, s, cap| {
+                    let mut d = vec![0xA5u8; cap];
+                    let n = k.copy_ascii(s, &mut d);
+                    (n, d)
+                },
+                caps,
+            );
+            same(
+                "widen_ascii",
+                k,
+                input,
+                |k, s, cap| {
+                    let mut d = vec![0xA5A5u16; cap];
+                    let n = k.widen_ascii(s, &mut d);
+                    (n, d)
+                },
+                caps,
+            );
+        }
+    }
+}
+
+#[test]
+fn narrow_ascii_kernel() {
+    let specials: [u16; 6] = [0x80, 0xFF, 0x100, 0x7F80, 0x8000, 0xFFFF];
+    for k in levels() {
+        for len in 0..=MAX_LEN {
+            let base: Vec<u16> = (0..len).map(|i| (b'a' + (i % 26) as u8) as u16).collect();
+            let mut variants = vec![base.clone()];
+            for &s in &specials {
+                for pos in (0..len).filter(|p| *p < 70 || p % 9 == 0) {
+                    let mut v = base.clone();
+                    v[pos] = s;
+                    variants.push(v);
+                }
+            }
+            for v in variants {
+                for cap in [len + 1, len / 2] {
+                    let mut a = vec![0xA5u8; cap];
+                    let mut b = vec![0xA5u8; cap];
+                    let got = k.narrow_ascii(&v, &mut a);
+                    let expect = scalar_table().narrow_ascii(&v, &mut b);
+                    assert_eq!((got, a), (expect, b), "narrow_ascii {:?} len {len}", k.level());
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn utf8_kernels() {
+    let base = "aé日😀bc".as_bytes();
+    let specials: [&[u8]; 9] = [
+        b"\x80",
+        b"\xFF",
+        b"\xC0\xAF",
+        b"\xE0\x80",
+        b"\xED\xA0\x80",
+        b"\xF0\x90",
+        b"\xF4\x90\x80\x80",
+        b"\xE6\x97",
+        b"\xC3",
+    ];
+    let inputs = byte_inputs(base, &specials);
+    for k in levels() {
+        for input in &inputs {
+            same(
+                "utf8_valid_up_to",
+                k,
+                input,
+                |k, s, _| k.utf8_valid_up_to(s),
+                |_| vec![0],
+            );
+            same(
+                "utf8_copy_valid",
+                k,
+                input,
+                |k, s, cap| {
+                    let mut d = vec![0xA5u8; cap];
+                    let r = k.utf8_copy_valid(s, &mut d);
+                    (r, d)
+                },
+                caps,
+            );
+            same(
+                "utf8_to_utf16",
+                k,
+                input,
+                |k, s, cap| {
+                    let mut d = vec![0xA5A5u16; cap];
+                    let r = k.utf8_to_utf16(s, &mut d);
+                    (r, d)
+                },
+                caps,
+            );
+        }
+    }
+}
+
+#[test]
+fn utf16_kernels() {
+    // Units as LE and BE bytes, with surrogates (paired and not) at every position.
+    let base: Vec<u16> = "aé日bc".encode_utf16().collect();
+    let specials: [&[u16]; 5] = [&[0xD83D, 0xDE00], &[0xD800], &[0xDC00], &[0xDBFF, 0x41], &[0x80]];
+    for k in levels() {
+        for len in (0..=MAX_LEN / 2).filter(|l| *l < 80 || l % 3 == 0) {
+            let units: Vec<u16> = base.iter().copied().cycle().take(len).collect();
+            let mut variants = vec![units.clone()];
+            for s in specials {
+                for pos in 0..len {
+                    let mut v = units.clone();
+                    for (i, &u) in s.iter().enumerate() {
+                        if pos + i < len {
+                            v[pos + i] = u;
+                        }
+                    }
+                    variants.push(v);
+                }
+            }
+            for v in variants {
+                for cap in [len * 3 + 4, len, len / 2] {
+                    let mut a = vec![0xA5u8; cap];
+                    let mut b = vec![0xA5u8; cap];
+                    let got = k.utf16_to_utf8(&v, &mut a);
+                    let expect = scalar_table().utf16_to_utf8(&v, &mut b);
+                    assert_eq!((got, &a), (expect, &b), "utf16_to_utf8 {:?} {v:04X?}", k.level());
+                    for be in [false, true] {
+                        let mut bytes: Vec<u8> = v
+                            .iter()
+                            .flat_map(|u| if be { u.to_be_bytes() } else { u.to_le_bytes() })
+                            .collect();
+                        if len % 2 == 1 {
+                            bytes.push(0x41); // an odd trailing byte
+                        }
+                        let mut a16 = vec![0xA5A5u16; cap];
+                        let mut b16 = vec![0xA5A5u16; cap];
+                        let got = k.utf16_bytes_to_utf16(&bytes, be, &mut a16);
+                        let expect = scalar_table().utf16_bytes_to_utf16(&bytes, be, &mut b16);
+                        assert_eq!(
+                            (got, &a16),
+                            (expect, &b16),
+                            "utf16_bytes_to_utf16 {:?} be={be}",
+                            k.level()
+                        );
+                        let got = k.utf16_bytes_to_utf8(&bytes, be, &mut a);
+                        let expect = scalar_table().utf16_bytes_to_utf8(&bytes, be, &mut b);
+                        assert_eq!(
+                            (got, &a),
+                            (expect, &b),
+                            "utf16_bytes_to_utf8 {:?} be={be}",
+                            k.level()
+                        );
+                    }
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn single_byte_kernels() {
+    let tables: Vec<&'static [u16; 128]> = crate::Encoding::all()
+        .iter()
+        .filter_map(|e| match e.kind() {
+            crate::encoding::Kind::SingleByte(t) => Some(t.decode),
+            _ => None,
+        })
+        .collect();
+    let all: Vec<u8> = (0..=255).collect();
+    let inputs = byte_inputs(&all, &[b"\x80", b"\xFF", b"\x00"]);
+    for k in levels() {
+        for table in &tables {
+            for input in inputs.iter().step_by(3) {
+                same(
+                    "single_byte_to_utf16",
+                    k,
+                    input,
+                    |k, s, cap| {
+                        let mut d = vec![0xA5A5u16; cap];
+                        let r = k.single_byte_to_utf16(s, table, &mut d);
+                        (r, d)
+                    },
+                    caps,
+                );
+                same(
+                    "single_byte_to_utf8",
+                    k,
+                    input,
+                    |k, s, cap| {
+                        let mut d = vec![0xA5u8; cap];
+                        let r = k.single_byte_to_utf8(s, table, &mut d);
+                        (r, d)
+                    },
+                    caps,
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn random_inputs_with_quickcheck() {
+    fn prop(bytes: Vec<u8>, cap: u16) -> TestResult {
+        let cap = usize::from(cap) % (bytes.len() * 3 + 8);
+        for k in available() {
+            let s = scalar_table();
+            if k.utf8_valid_up_to(&bytes) != s.utf8_valid_up_to(&bytes) {
+                return TestResult::failed();
+            }
+            let (mut a, mut b) = (vec![0u8; cap], vec![0u8; cap]);
+            if k.utf8_copy_valid(&bytes, &mut a) != s.utf8_copy_valid(&bytes, &mut b) || a != b {
+                return TestResult::failed();
+            }
+            let (mut a, mut b) = (vec![0u16; cap], vec![0u16; cap]);
+            if k.utf8_to_utf16(&bytes, &mut a) != s.utf8_to_utf16(&bytes, &mut b) || a != b {
+                return TestResult::failed();
+            }
+            if k.utf16_bytes_to_utf16(&bytes, true, &mut a) != s.utf16_bytes_to_utf16(&bytes, true, &mut b)
+                || a != b
+            {
+                return TestResult::failed();
+            }
+        }
+        TestResult::passed()
+    }
+    QuickCheck::new()
+        .tests(3000)
+        .quickcheck(prop as fn(Vec<u8>, u16) -> TestResult);
+}

@@ -1,0 +1,175 @@
+//! `Level::Avx512` = avx512f + avx512bw + avx512vl + avx512vbmi + avx512vbmi2 + bmi2:
+//! 64-byte vectors with mask registers.
+
+use core::arch::x86_64::*;
+
+use super::super::generic;
+use super::super::vector::Vector;
+use super::super::{Kernels, Level};
+
+impl Vector for __m512i {
+    const LANES: usize = 64;
+
+    #[inline(always)]
+    unsafe fn load(src: *const u8) -> Self {
+        // SAFETY: caller guarantees 64 readable bytes and AVX-512F.
+        unsafe { _mm512_loadu_si512(src.cast()) }
+    }
+    #[inline(always)]
+    unsafe fn store(self, dst: *mut u8) {
+        // SAFETY: caller guarantees 64 writable bytes and AVX-512F.
+        unsafe { _mm512_storeu_si512(dst.cast(), self) }
+    }
+    #[inline(always)]
+    unsafe fn or(self, other: Self) -> Self {
+        // SAFETY: AVX-512F per the trait contract.
+        unsafe { _mm512_or_si512(self, other) }
+    }
+    #[inline(always)]
+    unsafe fn high_mask(self) -> u64 {
+        // SAFETY: AVX-512BW per the trait contract.
+        unsafe { _mm512_movepi8_mask(self) }
+    }
+    #[inline(always)]
+    unsafe fn widen_store(self, dst: *mut u16) {
+        // SAFETY: caller guarantees 64 writable u16 and AVX-512BW.
+        unsafe {
+            let lo = _mm512_cvtepu8_epi16(_mm512_castsi512_si256(self));
+            let hi = _mm512_cvtepu8_epi16(_mm512_extracti64x4_epi64::<1>(self));
+            _mm512_storeu_si512(dst.cast(), lo);
+            _mm512_storeu_si512(dst.add(32).cast(), hi);
+        }
+    }
+    #[inline(always)]
+    unsafe fn load_narrow_ascii(src: *const u16) -> Option<Self> {
+        // SAFETY: caller guarantees 64 readable u16 and AVX-512BW.
+        unsafe {
+            let a = _mm512_loadu_si512(src.cast());
+            let b = _mm512_loadu_si512(src.add(32).cast());
+            let limit = _mm512_set1_epi16(0x7F);
+            if _mm512_cmpgt_epu16_mask(_mm512_or_si512(a, b), limit) != 0 {
+                return None;
+            }
+            let lo = _mm512_cvtepi16_epi8(a);
+            let hi = _mm512_cvtepi16_epi8(b);
+            Some(_mm512_inserti64x4::<1>(_mm512_castsi256_si512(lo), hi))
+        }
+    }
+    #[inline(always)]
+    unsafe fn load_utf16_no_surrogates(src: *const u8, be: bool) -> Option<Self> {
+        // SAFETY: caller guarantees 64 readable bytes and AVX-512BW.
+        unsafe {
+            let mut v = _mm512_loadu_si512(src.cast());
+            if be {
+                v = _mm512_or_si512(_mm512_slli_epi16::<8>(v), _mm512_srli_epi16::<8>(v));
+            }
+            let masked = _mm512_and_si512(v, _mm512_set1_epi16(0xF800u16 as i16));
+            let surrogate = _mm512_cmpeq_epi16_mask(masked, _mm512_set1_epi16(0xD800u16 as i16));
+            (surrogate == 0).then_some(v)
+        }
+    }
+}
+
+super::entry_points!("avx512f,avx512bw,avx512vl,avx512vbmi,avx512vbmi2,bmi2", __m512i, {
+    ascii_prefix_len(src: &[u8]) -> usize = generic::ascii::prefix_len;
+    copy_ascii(src: &[u8], dst: &mut [u8]) -> usize = generic::ascii::copy;
+    widen_ascii(src: &[u8], dst: &mut [u16]) -> usize = generic::ascii::widen;
+    narrow_ascii(src: &[u16], dst: &mut [u8]) -> usize = generic::ascii::narrow;
+    utf16_bytes_to_utf16(src: &[u8], be: bool, dst: &mut [u16]) -> (usize, usize) = generic::utf16::bytes_to_utf16;
+});
+
+pub(crate) const TABLE: Kernels = Kernels {
+    level: Level::Avx512,
+    ascii_prefix_len,
+    copy_ascii,
+    widen_ascii,
+    narrow_ascii,
+    utf16_bytes_to_utf16,
+    utf8_valid_up_to,
+    utf8_copy_valid,
+    ..super::avx2::TABLE
+};
+
+pub(crate) static KERNELS: Kernels = TABLE;
+
+impl generic::utf8::Utf8Vector for __m512i {
+    #[inline(always)]
+    unsafe fn splat(b: u8) -> Self {
+        // SAFETY: AVX-512F per the trait contract.
+        unsafe { _mm512_set1_epi8(b as i8) }
+    }
+    #[inline(always)]
+    unsafe fn repeat16(table: &[u8; 16]) -> Self {
+        // SAFETY: the 16 bytes of `table` are readable; AVX-512F per the trait contract.
+        unsafe { _mm512_broadcast_i32x4(_mm_loadu_si128(table.as_ptr().cast())) }
+    }
+    #[inline(always)]
+    unsafe fn and(self, other: Self) -> Self {
+        // SAFETY: AVX-512F per the trait contract.
+        unsafe { _mm512_and_si512(self, other) }
+    }
+    #[inline(always)]
+    unsafe fn xor(self, other: Self) -> Self {
+        // SAFETY: AVX-512F per the trait contract.
+        unsafe { _mm512_xor_si512(self, other) }
+    }
+    #[inline(always)]
+    unsafe fn high_nibbles(self) -> Self {
+        // SAFETY: AVX-512BW per the trait contract.
+        unsafe { _mm512_and_si512(_mm512_srli_epi16::<4>(self), _mm512_set1_epi8(0x0F)) }
+    }
+    #[inline(always)]
+    unsafe fn lookup16(self, table: Self) -> Self {
+        // SAFETY: AVX-512BW per the trait contract.
+        unsafe { _mm512_shuffle_epi8(table, self) }
+    }
+    #[inline(always)]
+    unsafe fn prev1(self, prev: Self) -> Self {
+        // SAFETY: AVX-512BW per the trait contract.
+        unsafe { _mm512_alignr_epi8::<15>(self, lanes_before(self, prev)) }
+    }
+    #[inline(always)]
+    unsafe fn prev2(self, prev: Self) -> Self {
+        // SAFETY: AVX-512BW per the trait contract.
+        unsafe { _mm512_alignr_epi8::<14>(self, lanes_before(self, prev)) }
+    }
+    #[inline(always)]
+    unsafe fn prev3(self, prev: Self) -> Self {
+        // SAFETY: AVX-512BW per the trait contract.
+        unsafe { _mm512_alignr_epi8::<13>(self, lanes_before(self, prev)) }
+    }
+    #[inline(always)]
+    unsafe fn saturating_sub(self, other: Self) -> Self {
+        // SAFETY: AVX-512BW per the trait contract.
+        unsafe { _mm512_subs_epu8(self, other) }
+    }
+    #[inline(always)]
+    unsafe fn any(self) -> bool {
+        // SAFETY: AVX-512BW per the trait contract.
+        unsafe { _mm512_test_epi8_mask(self, self) != 0 }
+    }
+    #[inline(always)]
+    unsafe fn incomplete_limits() -> Self {
+        let mut limits = [0xFFu8; 64];
+        limits[61] = 0xF0 - 1;
+        limits[62] = 0xE0 - 1;
+        limits[63] = 0xC0 - 1;
+        // SAFETY: 64 readable bytes; AVX-512F per the trait contract.
+        unsafe { _mm512_loadu_si512(limits.as_ptr().cast()) }
+    }
+}
+
+/// For each 128-bit lane of `cur`, the lane before it in the stream `prev ++ cur`.
+///
+/// # Safety
+/// AVX-512F is enabled in the caller.
+#[inline(always)]
+unsafe fn lanes_before(cur: __m512i, prev: __m512i) -> __m512i {
+    // SAFETY: AVX-512F per the contract. Qword indices 0..7 pick from `prev`, 8..15 from `cur`.
+    unsafe { _mm512_permutex2var_epi64(prev, _mm512_setr_epi64(6, 7, 8, 9, 10, 11, 12, 13), cur) }
+}
+
+super::entry_points!("avx512f,avx512bw,avx512vl,avx512vbmi,avx512vbmi2,bmi2", __m512i, {
+    utf8_valid_up_to(src: &[u8]) -> usize = generic::utf8::valid_up_to;
+    utf8_copy_valid(src: &[u8], dst: &mut [u8]) -> (usize, usize) = generic::utf8::copy_valid;
+});

@@ -1,0 +1,91 @@
+//! `Level::Sse2` = sse2 (the x86_64 baseline): 16-byte vectors.
+
+use core::arch::x86_64::*;
+
+use super::super::generic;
+use super::super::scalar;
+use super::super::vector::Vector;
+use super::super::{Kernels, Level};
+
+impl Vector for __m128i {
+    const LANES: usize = 16;
+
+    #[inline(always)]
+    unsafe fn load(src: *const u8) -> Self {
+        // SAFETY: caller guarantees 16 readable bytes and SSE2.
+        unsafe { _mm_loadu_si128(src.cast()) }
+    }
+    #[inline(always)]
+    unsafe fn store(self, dst: *mut u8) {
+        // SAFETY: caller guarantees 16 writable bytes and SSE2.
+        unsafe { _mm_storeu_si128(dst.cast(), self) }
+    }
+    #[inline(always)]
+    unsafe fn or(self, other: Self) -> Self {
+        // SAFETY: SSE2 per the trait contract.
+        unsafe { _mm_or_si128(self, other) }
+    }
+    #[inline(always)]
+    unsafe fn high_mask(self) -> u64 {
+        // SAFETY: SSE2 per the trait contract.
+        unsafe { _mm_movemask_epi8(self) as u32 as u64 }
+    }
+    #[inline(always)]
+    unsafe fn widen_store(self, dst: *mut u16) {
+        // SAFETY: caller guarantees 16 writable u16 and SSE2.
+        unsafe {
+            let zero = _mm_setzero_si128();
+            _mm_storeu_si128(dst.cast(), _mm_unpacklo_epi8(self, zero));
+            _mm_storeu_si128(dst.add(8).cast(), _mm_unpackhi_epi8(self, zero));
+        }
+    }
+    #[inline(always)]
+    unsafe fn load_narrow_ascii(src: *const u16) -> Option<Self> {
+        // SAFETY: caller guarantees 16 readable u16 and SSE2.
+        unsafe {
+            let a = _mm_loadu_si128(src.cast());
+            let b = _mm_loadu_si128(src.add(8).cast());
+            // Unsigned saturation keeps every unit >= 0x80 at >= 0x80.
+            let packed = _mm_packus_epi16(a, b);
+            // packus saturates signed 16-bit values: units >= 0x8000 read as negative and
+            // become 0, so check their high bits separately.
+            let negative = _mm_movemask_epi8(_mm_or_si128(a, b)) & 0xAAAA;
+            (_mm_movemask_epi8(packed) == 0 && negative == 0).then_some(packed)
+        }
+    }
+    #[inline(always)]
+    unsafe fn load_utf16_no_surrogates(src: *const u8, be: bool) -> Option<Self> {
+        // SAFETY: caller guarantees 16 readable bytes and SSE2.
+        unsafe {
+            let mut v = _mm_loadu_si128(src.cast());
+            if be {
+                v = _mm_or_si128(_mm_slli_epi16(v, 8), _mm_srli_epi16(v, 8));
+            }
+            let surrogate = _mm_cmpeq_epi16(
+                _mm_and_si128(v, _mm_set1_epi16(0xF800u16 as i16)),
+                _mm_set1_epi16(0xD800u16 as i16),
+            );
+            (_mm_movemask_epi8(surrogate) == 0).then_some(v)
+        }
+    }
+}
+
+super::entry_points!("sse2", __m128i, {
+    ascii_prefix_len(src: &[u8]) -> usize = generic::ascii::prefix_len;
+    copy_ascii(src: &[u8], dst: &mut [u8]) -> usize = generic::ascii::copy;
+    widen_ascii(src: &[u8], dst: &mut [u16]) -> usize = generic::ascii::widen;
+    narrow_ascii(src: &[u16], dst: &mut [u8]) -> usize = generic::ascii::narrow;
+    utf16_bytes_to_utf16(src: &[u8], be: bool, dst: &mut [u16]) -> (usize, usize) = generic::utf16::bytes_to_utf16;
+});
+
+pub(crate) const TABLE: Kernels = Kernels {
+    level: Level::Sse2,
+    ascii_prefix_len,
+    copy_ascii,
+    widen_ascii,
+    narrow_ascii,
+    utf16_bytes_to_utf16,
+    ..scalar::TABLE
+};
+
+pub(crate) static KERNELS: Kernels = TABLE;
