@@ -24,9 +24,12 @@ for dirpath, dirnames, filenames in os.walk(root):
     case = case or bench.get("value_str") or ""
     rows[(group, case)][impl] = mbps
 
-print(f"{'workload':45} {'simdenc MB/s':>13} {'encoding_rs MB/s':>17} {'ratio':>7}")
-for (group, case), impls in sorted(rows.items()):
-    ours, theirs = impls.get("simdenc"), impls.get("encoding_rs")
-    ratio = f"{ours / theirs:6.2f}x" if ours and theirs else ""
-    fmt = lambda v: f"{v:13.0f}" if v else " " * 13
-    print(f"{group + '/' + case:45} {fmt(ours)} {fmt(theirs):>17} {ratio:>7}")
+# Columns: every implementation seen, simdenc's best level first; ratios are simdenc's best
+# level over each peer measured in the same run.
+impls = sorted({i for r in rows.values() for i in r}, key=lambda i: (not i.startswith("simdenc"), i))
+print(f"{'workload':42}" + "".join(f"{i:>16}" for i in impls) + "   best simdenc / peer")
+for (group, case), r in sorted(rows.items()):
+    ours = max((v for i, v in r.items() if i.startswith("simdenc")), default=None)
+    cells = "".join(f"{r[i]:16.0f}" if i in r else " " * 16 for i in impls)
+    ratios = ", ".join(f"{i} {ours / v:.2f}x" for i, v in sorted(r.items()) if ours and not i.startswith("simdenc"))
+    print(f"{group + '/' + case:42}{cells}   {ratios}")

@@ -51,6 +51,10 @@ fn encoded(text: &str, label: &str) -> Vec<u8> {
 }
 
 fn config() -> Criterion {
+    // SIMDENC_LEVEL=scalar|sse2|avx2|avx512|neon picks the kernels measured here.
+    if let Err(e) = simdenc::cpu::force_from_env() {
+        panic!("{e}");
+    }
     Criterion::default()
         .sample_size(10)
         .warm_up_time(Duration::from_millis(300))

@@ -1,2 +1,241 @@
-//! The `simdenc` command (being written).
-fn main() {}
+//! The `simdenc` command: `convert` (iconv-compatible flags), `validate`, `labels`.
+//!
+//! Built on the library's `simdenc::io` adapters: every conversion streams through
+//! fixed-size buffers, so memory stays flat whatever the input size. Output files are written
+//! to a temporary file in the destination directory and renamed into place, so a failed
+//! conversion never leaves a partial output and never touches an existing one.
+//!
+//! Exit status: 0 success; 1 an input was invalid (fatal mode, `validate`), a character
+//! could not be encoded (`--errors=replace|fatal`) or an I/O error occurred; 2 usage errors
+//! (bad flags, unknown labels). A closed standard output (broken pipe) ends quietly with 0.
+#![forbid(unsafe_code)]
+
+mod convert;
+mod errors;
+mod files;
+mod labels;
+mod pieces;
+mod report;
+mod validate;
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use clap::{Args, Parser, Subcommand, ValueEnum};
+
+use crate::errors::Failure;
+
+const EXAMPLES: &str = "\
+Examples:
+  simdenc convert -f shift_jis -t utf-8 data/samples/mars-ja.shift_jis.txt
+  simdenc convert -f gbk -t utf-8 -o out.txt in.txt       # atomic: out.txt appears only on success
+  iconv-style: simdenc convert --from-code=latin1 --to-code=utf-8 < in > out
+  simdenc convert -f utf-8 -t windows-1252 --errors=html page.txt   # unmappable -> &#N;
+  simdenc convert -f euc-jp -t utf-8 --errors=fatal a.txt  # exit 1 at the first malformed byte
+  simdenc convert -f gbk -t utf-8 -r --out-dir utf8/ legacy/ -j 8
+  simdenc convert -f windows-1251 -t utf-8 --in-place *.txt
+  simdenc validate -f shift_jis *.txt
+  simdenc labels";
+
+/// Convert text between the encodings of the WHATWG Encoding Standard, exactly.
+#[derive(Parser, Debug)]
+#[command(name = "simdenc", version, after_help = EXAMPLES, arg_required_else_help = true)]
+struct Cli {
+    /// List every encoding with its labels (as `iconv -l`), then exit.
+    #[arg(short = 'l', long = "list")]
+    list: bool,
+
+    #[command(subcommand)]
+    command: Option<Command>,
+}
+
+#[derive(Subcommand, Debug)]
+enum Command {
+    /// Convert files (or standard input) from one encoding to another.
+    #[command(after_help = CONVERT_HELP)]
+    Convert(ConvertArgs),
+    /// Check that files are valid in an encoding (the standard's fatal mode).
+    #[command(after_help = VALIDATE_HELP)]
+    Validate(ValidateArgs),
+    /// List every encoding with its labels.
+    Labels,
+}
+
+const CONVERT_HELP: &str = "\
+Labels are those of the Encoding Standard (228 of them; see `simdenc labels`), trimmed and
+case-insensitive. The target is written as the standard's encoder writes it; -t utf-16le and
+-t utf-16be (and utf-16, which is utf-16le) write UTF-16 without a BOM, an extension: the
+standard itself only encodes to UTF-8 for those labels. iconv's //IGNORE suffix on -t means -c.
+
+Errors:            malformed input     unmappable character
+  replace          U+FFFD              error (exit 1), as iconv
+  html             U+FFFD              &#N;
+  fatal            error (exit 1)      error (exit 1)
+  -c               dropped             dropped
+The default is the standard's decode and encode: replace when the target is UTF-8 or UTF-16
+(nothing is unmappable), html otherwise. Errors report the byte offset in the input and the
+offending bytes or character; the output file is then not created.
+
+Output: standard output by default (inputs concatenated); -o FILE (inputs concatenated);
+--out-dir DIR (one output per input, converted in parallel; with -r, directories are walked
+and their layout kept); --in-place (each input atomically replaced). Inputs are never
+overwritten otherwise.
+
+Examples:
+  simdenc convert -f shift_jis -t utf-8 data/samples/mars-ja.shift_jis.txt
+  simdenc convert -f utf-8 -t iso-2022-jp -o mail.txt draft.txt
+  simdenc convert -f windows-1252 -t utf-8 --errors=fatal --bom=keep in.csv -o out.csv
+  simdenc convert -f gb18030 -t utf-8 -r --out-dir utf8/ corpus/ -j 4";
+
+const VALIDATE_HELP: &str = "\
+Each FILE is decoded in the standard's fatal mode; the first error's byte offset and bytes
+are printed. Exit status 1 if any file is invalid or unreadable.
+
+Examples:
+  simdenc validate page.html                    # UTF-8
+  simdenc validate -f shift_jis -r docs/";
+
+/// What to do with malformed input and unmappable characters.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum ErrorsArg {
+    /// Malformed input becomes U+FFFD; an unmappable character is an error.
+    Replace,
+    /// Malformed input becomes U+FFFD; an unmappable character becomes &#N;.
+    Html,
+    /// Stop at the first malformed input or unmappable character.
+    Fatal,
+}
+
+/// Byte order mark handling when decoding.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum BomArg {
+    /// A UTF-8 or UTF-16 BOM selects that encoding and is removed (the standard's decode).
+    Sniff,
+    /// Only the source encoding's own BOM is removed.
+    Strip,
+    /// A BOM is data.
+    Keep,
+}
+
+#[derive(Args, Debug)]
+pub struct ConvertArgs {
+    /// The source encoding (any label of the standard).
+    #[arg(
+        short = 'f',
+        long = "from-code",
+        visible_alias = "from",
+        value_name = "FROM",
+        default_value = "utf-8"
+    )]
+    pub from: String,
+
+    /// The target encoding (any label of the standard; utf-16le/utf-16be write UTF-16).
+    #[arg(
+        short = 't',
+        long = "to-code",
+        visible_alias = "to",
+        value_name = "TO",
+        default_value = "utf-8"
+    )]
+    pub to: String,
+
+    /// Write all output to FILE (atomically: a temporary file renamed into place; "-" is
+    /// standard output).
+    #[arg(short = 'o', long, value_name = "FILE", conflicts_with_all = ["out_dir", "in_place"])]
+    pub output: Option<PathBuf>,
+
+    /// Write one output per input into DIR, converting files in parallel.
+    #[arg(long, value_name = "DIR", conflicts_with = "in_place")]
+    pub out_dir: Option<PathBuf>,
+
+    /// Replace each input with its conversion (atomically).
+    #[arg(long)]
+    pub in_place: bool,
+
+    /// Walk directories given as inputs.
+    #[arg(short = 'r', long)]
+    pub recursive: bool,
+
+    /// Threads to use (default: all cores).
+    #[arg(short = 'j', long, value_name = "N")]
+    pub jobs: Option<usize>,
+
+    /// Error handling (default: replace for UTF-8/UTF-16 targets, html otherwise).
+    #[arg(long, value_enum, value_name = "MODE")]
+    pub errors: Option<ErrorsArg>,
+
+    /// Omit malformed input and unmappable characters (iconv -c).
+    #[arg(short = 'c', conflicts_with = "errors")]
+    pub omit_invalid: bool,
+
+    /// Byte order mark handling.
+    #[arg(long, value_enum, value_name = "MODE", default_value = "sniff")]
+    pub bom: BomArg,
+
+    /// No progress bar and no summary line.
+    #[arg(short = 'q', long)]
+    pub quiet: bool,
+
+    /// Size of the pieces a large file is cut into for parallel conversion (tests, tuning).
+    #[arg(long, value_name = "BYTES", hide = true)]
+    pub chunk_size: Option<usize>,
+
+    /// Input files ("-" or none: standard input).
+    #[arg(value_name = "FILE")]
+    pub inputs: Vec<PathBuf>,
+}
+
+#[derive(Args, Debug)]
+pub struct ValidateArgs {
+    /// The encoding to check against (any label of the standard).
+    #[arg(
+        short = 'f',
+        long = "from-code",
+        visible_alias = "from",
+        value_name = "ENC",
+        default_value = "utf-8"
+    )]
+    pub from: String,
+
+    /// Byte order mark handling.
+    #[arg(long, value_enum, value_name = "MODE", default_value = "sniff")]
+    pub bom: BomArg,
+
+    /// Walk directories given as inputs.
+    #[arg(short = 'r', long)]
+    pub recursive: bool,
+
+    /// Threads to use (default: all cores).
+    #[arg(short = 'j', long, value_name = "N")]
+    pub jobs: Option<usize>,
+
+    /// Print only invalid files.
+    #[arg(short = 'q', long)]
+    pub quiet: bool,
+
+    /// Files to check ("-" or none: standard input).
+    #[arg(value_name = "FILE")]
+    pub inputs: Vec<PathBuf>,
+}
+
+fn main() -> ExitCode {
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e) => {
+            // Help and version go to stdout with status 0; usage errors to stderr with 2.
+            let code = if e.use_stderr() { 2 } else { 0 };
+            let _ = e.print();
+            return ExitCode::from(code);
+        }
+    };
+    let result = match (cli.list, cli.command) {
+        (true, _) | (false, Some(Command::Labels)) => labels::print_labels(),
+        (false, Some(Command::Convert(args))) => convert::run(&args),
+        (false, Some(Command::Validate(args))) => validate::run(&args),
+        (false, None) => Err(Failure::Usage("no command given; see `simdenc --help`".into())),
+    };
+    match result {
+        Ok(code) => code,
+        Err(failure) => failure.report(),
+    }
+}

@@ -17,6 +17,8 @@
 //! capture the active table when they are created, so hot loops never touch the dispatch.
 //! Levels: `scalar` (portable), and on x86_64 `sse2`, `avx2`, `avx512` (see `crate::cpu`).
 
+#[cfg(target_arch = "aarch64")]
+mod aarch64;
 mod generic;
 mod scalar;
 mod vector;
@@ -128,6 +130,8 @@ pub(crate) fn kernels_for(level: Level) -> Option<&'static Kernels> {
         Level::Avx2 => Some(&x86::avx2::KERNELS),
         #[cfg(target_arch = "x86_64")]
         Level::Avx512 => Some(&x86::avx512::KERNELS),
+        #[cfg(target_arch = "aarch64")]
+        Level::Neon => Some(&aarch64::neon::KERNELS),
         _ => None,
     }
 }

@@ -6,7 +6,26 @@
 use super::{Kernels, available, scalar};
 use quickcheck::{QuickCheck, TestResult};
 
+/// Longest input of the exhaustive sweeps; alignments tried for short inputs.
 const MAX_LEN: usize = 300;
+
+/// Under emulation (the aarch64 CI run sets `SIMDENC_QUICK_TESTS`) the sweeps take every
+/// `stride()`-th length and position, up to `max_len()`, at two alignments.
+fn quick() -> bool {
+    std::env::var_os("SIMDENC_QUICK_TESTS").is_some()
+}
+
+fn stride() -> usize {
+    if quick() { 11 } else { 1 }
+}
+
+fn max_len() -> usize {
+    if quick() { 140 } else { MAX_LEN }
+}
+
+fn alignments() -> usize {
+    if quick() { 2 } else { 64 }
+}
 
 fn levels() -> Vec<&'static Kernels> {
     available()
@@ -21,11 +40,12 @@ fn scalar_table() -> &'static Kernels {
 /// Inputs: for each length, a base text with one "special" byte sequence at each position.
 fn byte_inputs(base: &[u8], specials: &[&[u8]]) -> Vec<Vec<u8>> {
     let mut out = Vec::new();
-    for len in (0..=MAX_LEN).filter(|l| *l < 70 || l % 7 == 0 || *l > MAX_LEN - 4) {
+    let stride = stride();
+    for len in (0..=max_len()).filter(|l| (*l < 70 || l % 7 == 0 || *l > MAX_LEN - 4) && l % stride == 0) {
         let text: Vec<u8> = base.iter().copied().cycle().take(len).collect();
         out.push(text.clone());
         for special in specials {
-            for pos in (0..len).filter(|p| *p < 70 || p % 5 == 0 || *p + 70 > len) {
+            for pos in (0..len).filter(|p| (*p < 70 || p % 5 == 0 || *p + 70 > len) && p % stride == 0) {
                 let mut v = text.clone();
                 for (i, &b) in special.iter().enumerate() {
                     if pos + i < len {
@@ -49,7 +69,7 @@ fn same<T: PartialEq + std::fmt::Debug>(
     caps: impl Fn(usize) -> Vec<usize>,
 ) {
     let mut padded = vec![0u8; input.len() + 64];
-    for align in 0..64 {
+    for align in 0..alignments() {
         padded[align..align + input.len()].copy_from_slice(input);
         let src = &padded[align..align + input.len()];
         for cap in caps(input.len()) {
@@ -69,7 +89,7 @@ fn same<T: PartialEq + std::fmt::Debug>(
 }
 
 fn caps(len: usize) -> Vec<usize> {
-    if len > 80 {
+    if len > 80 || quick() {
         vec![len * 3 + 8, len / 2]
     } else {
         vec![len * 3 + 8, len, len / 2, len.saturating_sub(1)]
@@ -118,7 +138,7 @@ fn ascii_kernels() {
 fn narrow_ascii_kernel() {
     let specials: [u16; 6] = [0x80, 0xFF, 0x100, 0x7F80, 0x8000, 0xFFFF];
     for k in levels() {
-        for len in 0..=MAX_LEN {
+        for len in (0..=max_len()).step_by(stride()) {
             let base: Vec<u16> = (0..len).map(|i| (b'a' + (i % 26) as u8) as u16).collect();
             let mut variants = vec![base.clone()];
             for &s in &specials {
@@ -197,11 +217,11 @@ fn utf16_kernels() {
     let base: Vec<u16> = "aé日bc".encode_utf16().collect();
     let specials: [&[u16]; 5] = [&[0xD83D, 0xDE00], &[0xD800], &[0xDC00], &[0xDBFF, 0x41], &[0x80]];
     for k in levels() {
-        for len in (0..=MAX_LEN / 2).filter(|l| *l < 80 || l % 3 == 0) {
+        for len in (0..=max_len() / 2).filter(|l| (*l < 80 || l % 3 == 0) && l % stride() == 0) {
             let units: Vec<u16> = base.iter().copied().cycle().take(len).collect();
             let mut variants = vec![units.clone()];
             for s in specials {
-                for pos in 0..len {
+                for pos in (0..len).step_by(stride()) {
                     let mut v = units.clone();
                     for (i, &u) in s.iter().enumerate() {
                         if pos + i < len {
@@ -263,7 +283,18 @@ fn single_byte_kernels() {
     let all: Vec<u8> = (0..=255).collect();
     let inputs = byte_inputs(&all, &[b"\x80", b"\xFF", b"\x00"]);
     for k in levels() {
+        // Every table on the 256 bytes in order; four tables (with holes in different
+        // places) on every length, alignment and position.
         for table in &tables {
+            let mut a = vec![0u16; 300];
+            let mut b = vec![0u16; 300];
+            let got = k.single_byte_to_utf16(&all, table, &mut a);
+            assert_eq!(
+                (got, &a),
+                (scalar_table().single_byte_to_utf16(&all, table, &mut b), &b)
+            );
+        }
+        for table in tables.iter().step_by(7) {
             for input in inputs.iter().step_by(3) {
                 same(
                     "single_byte_to_utf16",

@@ -87,6 +87,7 @@ pub(crate) const TABLE: Kernels = Kernels {
     utf16_bytes_to_utf16,
     utf8_valid_up_to,
     utf8_copy_valid,
+    single_byte_to_utf16,
     ..super::avx2::TABLE
 };
 
@@ -173,3 +174,58 @@ super::entry_points!("avx512f,avx512bw,avx512vl,avx512vbmi,avx512vbmi2,bmi2", __
     utf8_valid_up_to(src: &[u8]) -> usize = generic::utf8::valid_up_to;
     utf8_copy_valid(src: &[u8], dst: &mut [u8]) -> (usize, usize) = generic::utf8::copy_valid;
 });
+
+/// Single-byte decode to UTF-16, 32 bytes at a time: the bytes widened to 16-bit lanes; the
+/// upper half looked up in the 128-entry table with two `vpermi2w` (64 entries each, picked
+/// by bit 6); ASCII lanes kept as they are. At the first unmapped byte it stores the lanes
+/// before it and lets the scalar kernel take over, which stops right there.
+#[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512vbmi,avx512vbmi2,bmi2")]
+fn single_byte_to_utf16(src: &[u8], table: &[u16; 128], dst: &mut [u16]) -> (usize, usize) {
+    let len = src.len().min(dst.len());
+    let mut i = 0;
+    // SAFETY: the four loads read the 256 bytes of `table`; AVX-512 is enabled on this fn.
+    let (t0, t1, t2, t3) = unsafe {
+        let t = table.as_ptr();
+        (
+            _mm512_loadu_si512(t.cast()),
+            _mm512_loadu_si512(t.add(32).cast()),
+            _mm512_loadu_si512(t.add(64).cast()),
+            _mm512_loadu_si512(t.add(96).cast()),
+        )
+    };
+    while i + 32 <= len {
+        // SAFETY: `i + 32 <= len`: 32 bytes of `src` and 32 u16 of `dst` from `i` are in
+        // bounds; the masked store writes only the first `count <= 32` lanes.
+        let unmapped = unsafe {
+            let bytes = _mm256_loadu_si256(src.as_ptr().add(i).cast());
+            let lanes = _mm512_cvtepu8_epi16(bytes);
+            let idx = _mm512_and_si512(lanes, _mm512_set1_epi16(0x7F));
+            let lo = _mm512_permutex2var_epi16(t0, idx, t1);
+            let hi = _mm512_permutex2var_epi16(t2, idx, t3);
+            let upper_half = _mm512_test_epi16_mask(idx, _mm512_set1_epi16(0x40));
+            let mapped = _mm512_mask_blend_epi16(upper_half, lo, hi);
+            let ascii = _mm512_cmplt_epu16_mask(lanes, _mm512_set1_epi16(0x80));
+            let out = _mm512_mask_blend_epi16(ascii, mapped, lanes);
+            let unmapped = _mm512_mask_cmpeq_epi16_mask(!ascii, mapped, _mm512_setzero_si512());
+            let count = unmapped.trailing_zeros().min(32);
+            let keep: u32 = if count == 32 {
+                u32::MAX
+            } else {
+                (1u32 << count) - 1
+            };
+            _mm512_mask_storeu_epi16(dst.as_mut_ptr().add(i).cast(), keep, out);
+            if unmapped != 0 {
+                i += count as usize;
+                true
+            } else {
+                false
+            }
+        };
+        if unmapped {
+            break;
+        }
+        i += 32;
+    }
+    let (read, written) = super::super::scalar::single_byte_to_utf16(&src[i..], table, &mut dst[i..]);
+    (i + read, i + written)
+}

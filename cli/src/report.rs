@@ -1,0 +1,169 @@
+//! The progress bar (stderr, only when it is a terminal) and the summary line.
+
+use std::io::{self, IsTerminal, Read, Write};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::{Duration, Instant};
+
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+
+use crate::errors::eprintln_safe;
+
+/// Progress of a run, shared by the worker threads.
+pub struct Progress {
+    bar: Option<ProgressBar>,
+    files_total: u64,
+    files_done: AtomicU64,
+}
+
+impl Progress {
+    /// A progress display over `total_bytes` (if known) and `files_total` files; drawn only
+    /// if `wanted` and standard error is a terminal.
+    pub fn new(wanted: bool, total_bytes: Option<u64>, files_total: u64) -> Progress {
+        let bar = (wanted && io::stderr().is_terminal()).then(|| {
+            let template = match total_bytes {
+                Some(_) => {
+                    "{spinner} {elapsed_precise} [{wide_bar}] {decimal_bytes}/{decimal_total_bytes} {decimal_bytes_per_sec} ETA {eta} {msg}"
+                }
+                None => "{spinner} {elapsed_precise} {decimal_bytes} {decimal_bytes_per_sec} {msg}",
+            };
+            let style = ProgressStyle::with_template(template)
+                .unwrap_or_else(|_| ProgressStyle::default_bar())
+                .progress_chars("=> ");
+            let bar = ProgressBar::with_draw_target(total_bytes, ProgressDrawTarget::stderr()).with_style(style);
+            bar.enable_steady_tick(Duration::from_millis(200));
+            bar
+        });
+        let progress = Progress {
+            bar,
+            files_total,
+            files_done: AtomicU64::new(0),
+        };
+        progress.update_message();
+        progress
+    }
+
+    /// Counts `n` more input bytes converted.
+    pub fn add_bytes(&self, n: u64) {
+        if let Some(bar) = &self.bar {
+            bar.inc(n);
+        }
+    }
+
+    /// Counts one more file done.
+    pub fn file_done(&self) {
+        self.files_done.fetch_add(1, Ordering::Relaxed);
+        self.update_message();
+    }
+
+    fn update_message(&self) {
+        if let Some(bar) = &self.bar
+            && self.files_total > 1
+        {
+            let done = self.files_done.load(Ordering::Relaxed);
+            bar.set_message(format!("{done}/{} files", self.files_total));
+        }
+    }
+
+    /// Prints a line on standard error without tearing the bar.
+    pub fn println(&self, line: &str) {
+        match &self.bar {
+            Some(bar) => bar.suspend(|| eprintln_safe(line)),
+            None => eprintln_safe(line),
+        }
+    }
+
+    /// Removes the bar.
+    pub fn finish(&self) {
+        if let Some(bar) = &self.bar {
+            bar.finish_and_clear();
+        }
+    }
+}
+
+/// A reader that reports the bytes it reads to a [`Progress`].
+pub struct Counting<'a, R> {
+    pub inner: R,
+    pub progress: &'a Progress,
+}
+
+impl<R: Read> Read for Counting<'_, R> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        let n = self.inner.read(buf)?;
+        self.progress.add_bytes(n as u64);
+        Ok(n)
+    }
+}
+
+/// A writer that counts the bytes it writes.
+pub struct CountingWriter<W> {
+    pub inner: W,
+    pub written: u64,
+}
+
+impl<W: Write> Write for CountingWriter<W> {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        let n = self.inner.write(buf)?;
+        self.written += n as u64;
+        Ok(n)
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        self.inner.flush()
+    }
+}
+
+/// Totals for the summary line, shared by the worker threads.
+#[derive(Default)]
+pub struct Totals {
+    pub files: AtomicU64,
+    pub failed: AtomicU64,
+    pub with_errors: AtomicU64,
+    pub bytes_in: AtomicU64,
+    pub bytes_out: AtomicU64,
+}
+
+impl Totals {
+    /// Adds one file's outcome.
+    pub fn add(&self, bytes_in: u64, bytes_out: u64, had_errors: bool, failed: bool) {
+        self.files.fetch_add(1, Ordering::Relaxed);
+        self.bytes_in.fetch_add(bytes_in, Ordering::Relaxed);
+        self.bytes_out.fetch_add(bytes_out, Ordering::Relaxed);
+        if had_errors {
+            self.with_errors.fetch_add(1, Ordering::Relaxed);
+        }
+        if failed {
+            self.failed.fetch_add(1, Ordering::Relaxed);
+        }
+    }
+
+    /// "12 files, 3.40 MB in, 3.91 MB out, 1 failed, 2 with replaced or omitted errors,
+    /// 0.83 s, 4.10 MB/s"
+    pub fn summary(&self, started: Instant) -> String {
+        let seconds = started.elapsed().as_secs_f64();
+        let bytes_in = self.bytes_in.load(Ordering::Relaxed);
+        let files = self.files.load(Ordering::Relaxed);
+        let mut line = format!(
+            "{files} file{}, {} in, {} out",
+            if files == 1 { "" } else { "s" },
+            megabytes(bytes_in),
+            megabytes(self.bytes_out.load(Ordering::Relaxed)),
+        );
+        let failed = self.failed.load(Ordering::Relaxed);
+        line.push_str(&format!(", {failed} failed"));
+        let with_errors = self.with_errors.load(Ordering::Relaxed);
+        if with_errors > 0 {
+            line.push_str(&format!(", {with_errors} with replaced or omitted errors"));
+        }
+        let rate = if seconds > 0.0 {
+            bytes_in as f64 / 1e6 / seconds
+        } else {
+            0.0
+        };
+        line.push_str(&format!(", {seconds:.2} s, {rate:.1} MB/s"));
+        line
+    }
+}
+
+fn megabytes(bytes: u64) -> String {
+    format!("{:.2} MB", bytes as f64 / 1e6)
+}

@@ -1,0 +1,177 @@
+//! `Level::Neon` = neon (the aarch64 baseline): 16-byte vectors.
+//!
+//! NEON has no movemask: [`Vector::high_mask`] weighs each lane's high bit by its power of
+//! two and adds across each half (the common idiom); "any" checks use `vmaxvq_u8`.
+
+use core::arch::aarch64::*;
+
+use super::super::generic;
+use super::super::generic::utf8::Utf8Vector;
+use super::super::vector::Vector;
+use super::super::{Kernels, Level};
+
+impl Vector for uint8x16_t {
+    const LANES: usize = 16;
+
+    #[inline(always)]
+    unsafe fn load(src: *const u8) -> Self {
+        // SAFETY: caller guarantees 16 readable bytes; NEON is baseline.
+        unsafe { vld1q_u8(src) }
+    }
+    #[inline(always)]
+    unsafe fn store(self, dst: *mut u8) {
+        // SAFETY: caller guarantees 16 writable bytes.
+        unsafe { vst1q_u8(dst, self) }
+    }
+    #[inline(always)]
+    unsafe fn or(self, other: Self) -> Self {
+        // SAFETY: NEON is baseline.
+        unsafe { vorrq_u8(self, other) }
+    }
+    #[inline(always)]
+    unsafe fn high_mask(self) -> u64 {
+        // SAFETY: NEON is baseline; the weights are 16 readable bytes.
+        unsafe {
+            if vmaxvq_u8(self) < 0x80 {
+                return 0;
+            }
+            const WEIGHTS: [u8; 16] = [1, 2, 4, 8, 16, 32, 64, 128, 1, 2, 4, 8, 16, 32, 64, 128];
+            let bits = vandq_u8(vcgeq_u8(self, vdupq_n_u8(0x80)), vld1q_u8(WEIGHTS.as_ptr()));
+            u64::from(vaddv_u8(vget_low_u8(bits))) | (u64::from(vaddv_u8(vget_high_u8(bits))) << 8)
+        }
+    }
+    #[inline(always)]
+    unsafe fn widen_store(self, dst: *mut u16) {
+        // SAFETY: caller guarantees 16 writable u16.
+        unsafe {
+            vst1q_u16(dst, vmovl_u8(vget_low_u8(self)));
+            vst1q_u16(dst.add(8), vmovl_high_u8(self));
+        }
+    }
+    #[inline(always)]
+    unsafe fn load_narrow_ascii(src: *const u16) -> Option<Self> {
+        // SAFETY: caller guarantees 16 readable u16.
+        unsafe {
+            let a = vld1q_u16(src);
+            let b = vld1q_u16(src.add(8));
+            if vmaxvq_u16(vorrq_u16(a, b)) >= 0x80 {
+                return None;
+            }
+            Some(vcombine_u8(vmovn_u16(a), vmovn_u16(b)))
+        }
+    }
+    #[inline(always)]
+    unsafe fn load_utf16_no_surrogates(src: *const u8, be: bool) -> Option<Self> {
+        // SAFETY: caller guarantees 16 readable bytes.
+        unsafe {
+            let mut v = vld1q_u8(src);
+            if be {
+                v = vrev16q_u8(v);
+            }
+            let units = vreinterpretq_u16_u8(v);
+            let surrogate = vceqq_u16(vandq_u16(units, vdupq_n_u16(0xF800)), vdupq_n_u16(0xD800));
+            (vmaxvq_u16(surrogate) == 0).then_some(v)
+        }
+    }
+}
+
+impl Utf8Vector for uint8x16_t {
+    #[inline(always)]
+    unsafe fn splat(b: u8) -> Self {
+        // SAFETY: NEON is baseline.
+        unsafe { vdupq_n_u8(b) }
+    }
+    #[inline(always)]
+    unsafe fn repeat16(table: &[u8; 16]) -> Self {
+        // SAFETY: 16 readable bytes.
+        unsafe { vld1q_u8(table.as_ptr()) }
+    }
+    #[inline(always)]
+    unsafe fn and(self, other: Self) -> Self {
+        // SAFETY: NEON is baseline.
+        unsafe { vandq_u8(self, other) }
+    }
+    #[inline(always)]
+    unsafe fn xor(self, other: Self) -> Self {
+        // SAFETY: NEON is baseline.
+        unsafe { veorq_u8(self, other) }
+    }
+    #[inline(always)]
+    unsafe fn high_nibbles(self) -> Self {
+        // SAFETY: NEON is baseline.
+        unsafe { vshrq_n_u8::<4>(self) }
+    }
+    #[inline(always)]
+    unsafe fn lookup16(self, table: Self) -> Self {
+        // SAFETY: NEON is baseline.
+        unsafe { vqtbl1q_u8(table, self) }
+    }
+    #[inline(always)]
+    unsafe fn prev1(self, prev: Self) -> Self {
+        // SAFETY: NEON is baseline.
+        unsafe { vextq_u8::<15>(prev, self) }
+    }
+    #[inline(always)]
+    unsafe fn prev2(self, prev: Self) -> Self {
+        // SAFETY: NEON is baseline.
+        unsafe { vextq_u8::<14>(prev, self) }
+    }
+    #[inline(always)]
+    unsafe fn prev3(self, prev: Self) -> Self {
+        // SAFETY: NEON is baseline.
+        unsafe { vextq_u8::<13>(prev, self) }
+    }
+    #[inline(always)]
+    unsafe fn saturating_sub(self, other: Self) -> Self {
+        // SAFETY: NEON is baseline.
+        unsafe { vqsubq_u8(self, other) }
+    }
+    #[inline(always)]
+    unsafe fn any(self) -> bool {
+        // SAFETY: NEON is baseline.
+        unsafe { vmaxvq_u8(self) != 0 }
+    }
+    #[inline(always)]
+    unsafe fn incomplete_limits() -> Self {
+        const LIMITS: [u8; 16] = [
+            0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xEF, 0xDF, 0xBF,
+        ];
+        // SAFETY: 16 readable bytes.
+        unsafe { vld1q_u8(LIMITS.as_ptr()) }
+    }
+}
+
+/// Entry points: NEON is the aarch64 baseline, so no `#[target_feature]` is needed.
+macro_rules! neon_entry_points {
+    ($($name:ident($($arg:ident: $ty:ty),*) -> $ret:ty = $($generic:ident)::+;)*) => {
+        $(
+            fn $name($($arg: $ty),*) -> $ret {
+                // SAFETY: NEON is part of the aarch64 baseline, which is all the generic
+                // kernels require of their caller.
+                unsafe { $($generic)::+::<uint8x16_t>($($arg),*) }
+            }
+        )*
+    };
+}
+
+neon_entry_points! {
+    ascii_prefix_len(src: &[u8]) -> usize = generic::ascii::prefix_len;
+    copy_ascii(src: &[u8], dst: &mut [u8]) -> usize = generic::ascii::copy;
+    widen_ascii(src: &[u8], dst: &mut [u16]) -> usize = generic::ascii::widen;
+    narrow_ascii(src: &[u16], dst: &mut [u8]) -> usize = generic::ascii::narrow;
+    utf16_bytes_to_utf16(src: &[u8], be: bool, dst: &mut [u16]) -> (usize, usize) = generic::utf16::bytes_to_utf16;
+    utf8_valid_up_to(src: &[u8]) -> usize = generic::utf8::valid_up_to;
+    utf8_copy_valid(src: &[u8], dst: &mut [u8]) -> (usize, usize) = generic::utf8::copy_valid;
+}
+
+pub(crate) static KERNELS: Kernels = Kernels {
+    level: Level::Neon,
+    ascii_prefix_len,
+    copy_ascii,
+    widen_ascii,
+    narrow_ascii,
+    utf16_bytes_to_utf16,
+    utf8_valid_up_to,
+    utf8_copy_valid,
+    ..super::super::scalar::TABLE
+};
