@@ -6,7 +6,7 @@ Reads target/criterion/<group>/<impl>/<id...>/new/{estimates,benchmark}.json.
 import json, os, sys
 from collections import defaultdict
 
-root = sys.argv[1] if len(sys.argv) > 1 else os.path.join(os.path.dirname(__file__), "..", "target", "criterion")
+root = sys.argv[1] if len(sys.argv) > 1 else os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "target", "criterion")
 rows = defaultdict(dict)
 for dirpath, dirnames, filenames in os.walk(root):
     if os.path.basename(dirpath) != "new" or "estimates.json" not in filenames:

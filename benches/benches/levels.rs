@@ -3,7 +3,7 @@
 //! UTF-16LE/BE decoding and single-byte decoding, on the bundled corpus (whole files) and on
 //! 16 B / 64 B / 256 B / 4 KiB slices.
 //!
-//! `cargo bench --bench levels` (filter with `-- utf8_validate` etc.), then
+//! `cargo bench -p simdenc-bench --bench levels` (filter with `-- utf8_validate` etc.), then
 //! `python3 benches/summary.py` for MB/s and ratios. Benchmark ids are
 //! `{impl}/{workload}`: `simdenc-avx512`, `simdenc-scalar`, `encoding_rs`, `simdutf8`, `std`.
 
@@ -18,15 +18,12 @@ const LIPSUM: [&str; 9] = [
 ];
 
 fn lipsum(name: &str) -> String {
-    let path = format!(
-        "{}/data/corpus/lipsum/{name}-Lipsum.txt",
-        env!("CARGO_MANIFEST_DIR")
-    );
+    let path = format!("{}/lipsum/{name}-Lipsum.txt", simdenc_bench::CORPUS);
     std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"))
 }
 
 fn wikipedia(lang: &str) -> String {
-    let path = format!("{}/data/corpus/wikipedia/{lang}.txt", env!("CARGO_MANIFEST_DIR"));
+    let path = format!("{}/wikipedia/{lang}.txt", simdenc_bench::CORPUS);
     std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"))
 }
 

@@ -2,7 +2,7 @@
 //! streaming decode into UTF-8 and UTF-16 buffers, and encode from UTF-8, per encoding
 //! family, in each language's natural legacy encoding; plus small inputs.
 //!
-//! `cargo bench --bench throughput` (criterion; `-- decode_to_utf8` etc. to filter), then
+//! `cargo bench -p simdenc-bench --bench throughput` (criterion; `-- decode_to_utf8` etc. to filter), then
 //! `python3 benches/summary.py` for a table of MB/s and simdenc/encoding_rs ratios.
 
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
@@ -36,7 +36,7 @@ const PAIRS: &[(&str, &str)] = &[
 ];
 
 fn corpus(lang: &str) -> String {
-    let path = format!("{}/data/corpus/wikipedia/{lang}.txt", env!("CARGO_MANIFEST_DIR"));
+    let path = format!("{}/wikipedia/{lang}.txt", simdenc_bench::CORPUS);
     std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"))
 }
 

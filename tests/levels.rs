@@ -1,0 +1,95 @@
+//! The engine against `spec` at every SIMD level this CPU supports, through the public API,
+//! with the level forced globally (`cpu::force`), plus the UTF-8 kernels against std.
+//!
+//! This test has no libtest harness (`harness = false`): it runs in the main thread, because
+//! under qemu-aarch64 on the CI machines no thread can be started (qemu 7.2 hangs in
+//! `pthread_create`), and this is the test that checks the NEON level there.
+//! Set `SIMDENC_QUICK_TESTS` to run fewer inputs (emulation).
+
+mod common;
+
+use common::{Rng, check_decode, check_encode, random_splits};
+use simdenc::cpu::{self, Level};
+use simdenc::{Encoding, spec};
+
+fn main() {
+    let quick = std::env::var_os("SIMDENC_QUICK_TESTS").is_some();
+    let rounds = if quick { 6 } else { 40 };
+    let mut passed = 0usize;
+    let levels: Vec<Level> = cpu::supported().collect();
+    for &level in &levels {
+        cpu::force(level).expect("a supported level");
+        assert_eq!(cpu::active(), level);
+        let mut rng = Rng(0x1E7E_0000 + level as u64);
+        // Every decoder and encoder: generated inputs, chunked, small outputs.
+        for &enc in Encoding::all() {
+            for _ in 0..rounds {
+                let input = generated(&mut rng, enc);
+                let splits = random_splits(&mut rng, input.len());
+                check_decode(enc, &input, &splits, 4 + rng.below(70));
+                check_decode(enc, &input, &[], input.len() * 3 + 8);
+                let text = spec::run_decoder(enc, &input, spec::ErrorMode::Replacement).output;
+                let n = text.chars().count();
+                check_encode(enc, &text, &random_splits(&mut rng, n), 16 + rng.below(40));
+                passed += 1;
+            }
+        }
+        // UTF-8 validation and conversion on long inputs with one error somewhere.
+        let base = "Lorem ipsum é ü ж 日本語 한국어 😀 — ".repeat(40);
+        for _ in 0..rounds * 10 {
+            let mut bytes = base.as_bytes()[..rng.below(base.len())].to_vec();
+            if !bytes.is_empty() && rng.below(2) == 0 {
+                let at = rng.below(bytes.len());
+                bytes[at] = [0x80, 0xC0, 0xED, 0xF5, 0xFF, b'a'][rng.below(6)];
+            }
+            let expect = std::str::from_utf8(&bytes).map_or_else(|e| e.valid_up_to(), |_| bytes.len());
+            assert_eq!(
+                Encoding::utf8_valid_up_to(&bytes),
+                expect,
+                "{level} utf8_valid_up_to"
+            );
+            let (text, _) = simdenc::UTF_8.decode_without_bom_handling(&bytes);
+            assert_eq!(text, String::from_utf8_lossy(&bytes), "{level} UTF-8 decode");
+            let units: Vec<u16> = text.encode_utf16().collect();
+            let mut out = vec![0u8; units.len() * 3];
+            let (_, read, written, _) = simdenc::UTF_8
+                .new_encoder()
+                .encode_from_utf16(&units, &mut out, true);
+            assert_eq!(
+                (read, &out[..written]),
+                (units.len(), text.as_bytes()),
+                "{level} UTF-16 to UTF-8"
+            );
+            passed += 1;
+        }
+        println!("level {level}: ok");
+    }
+    cpu::force(cpu::detected()).expect("detected level");
+    println!(
+        "levels: {}",
+        levels.iter().map(|l| l.name()).collect::<Vec<_>>().join(", ")
+    );
+    println!("{passed} passed, 0 failed");
+}
+
+/// Encoded text with errors sprinkled in, padded with ASCII (0..64 bytes each side).
+fn generated(rng: &mut Rng, enc: &'static Encoding) -> Vec<u8> {
+    let len = rng.below(40);
+    let text: String = (0..len)
+        .map(|_| match rng.below(4) {
+            0 => char::from(b'a' + rng.below(26) as u8),
+            1 => char::from_u32(0x80 + rng.below(0x780) as u32).unwrap(),
+            2 => char::from_u32(0x4E00 + rng.below(0x5200) as u32).unwrap(),
+            _ => char::from_u32(0xAC00 + rng.below(0x2BA4) as u32).unwrap(),
+        })
+        .collect();
+    let mut bytes = spec::run_encoder(enc.output_encoding(), &text, spec::ErrorMode::Html).output;
+    for _ in 0..rng.below(3) {
+        let at = rng.below(bytes.len() + 1);
+        bytes.insert(at, rng.next() as u8);
+    }
+    let mut out = vec![b' '; rng.below(65)];
+    out.extend_from_slice(&bytes);
+    out.extend(std::iter::repeat_n(b'.', rng.below(65)));
+    out
+}
