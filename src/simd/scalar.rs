@@ -132,33 +132,36 @@ pub(crate) fn utf8_valid_up_to(src: &[u8]) -> usize {
 }
 
 pub(crate) fn utf8_copy_valid(src: &[u8], dst: &mut [u8]) -> (usize, usize) {
+    let limit = src.len().min(dst.len());
     let mut i = 0;
-    loop {
-        i += copy_ascii(&src[i..], &mut dst[i..]);
-        if i == src.len() || i == dst.len() {
-            return (i, i);
+    while i < limit {
+        if src[i] < 0x80 {
+            // Enter the word-at-a-time ASCII routine only on an ASCII byte.
+            i += copy_ascii(&src[i..limit], &mut dst[i..limit]);
+            continue;
         }
         match utf8_sequence_len(&src[i..]) {
             Some(n) if i + n <= dst.len() => {
                 dst[i..i + n].copy_from_slice(&src[i..i + n]);
                 i += n;
             }
-            _ => return (i, i),
+            _ => break,
         }
     }
+    (i, i)
 }
 
 pub(crate) fn utf8_to_utf16(src: &[u8], dst: &mut [u16]) -> (usize, usize) {
     let (mut read, mut written) = (0, 0);
-    loop {
-        let n = widen_ascii(&src[read..], &mut dst[written..]);
-        read += n;
-        written += n;
-        if read == src.len() || written == dst.len() {
-            return (read, written);
+    while read < src.len() && written < dst.len() {
+        if src[read] < 0x80 {
+            let n = widen_ascii(&src[read..], &mut dst[written..]);
+            read += n;
+            written += n;
+            continue;
         }
         let Some(len) = utf8_sequence_len(&src[read..]) else {
-            return (read, written);
+            break;
         };
         let s = &src[read..read + len];
         let c = match len {
@@ -176,7 +179,7 @@ pub(crate) fn utf8_to_utf16(src: &[u8], dst: &mut [u16]) -> (usize, usize) {
             written += 1;
         } else {
             if written + 2 > dst.len() {
-                return (read, written);
+                break;
             }
             let c = c - 0x10000;
             dst[written] = 0xD800 | (c >> 10) as u16;
@@ -185,6 +188,7 @@ pub(crate) fn utf8_to_utf16(src: &[u8], dst: &mut [u16]) -> (usize, usize) {
         }
         read += len;
     }
+    (read, written)
 }
 
 /// Encodes `c` (a scalar value) as UTF-8 into `dst` if it fits; returns the length or 0.
@@ -263,15 +267,12 @@ pub(crate) fn single_byte_to_utf16(src: &[u8], table: &[u16; 128], dst: &mut [u1
 
 pub(crate) fn single_byte_to_utf8(src: &[u8], table: &[u16; 128], dst: &mut [u8]) -> (usize, usize) {
     let (mut read, mut written) = (0, 0);
-    while read < src.len() {
-        let n = copy_ascii(&src[read..], &mut dst[written..]);
-        read += n;
-        written += n;
-        if read == src.len() || written == dst.len() {
-            break;
-        }
+    while read < src.len() && written < dst.len() {
         let b = src[read];
         if b < 0x80 {
+            let n = copy_ascii(&src[read..], &mut dst[written..]);
+            read += n;
+            written += n;
             continue;
         }
         let u = table[usize::from(b - 0x80)];
