@@ -9,7 +9,7 @@
 //! | `Scalar` | none: portable code |
 //! | `Sse2` | x86_64 baseline |
 //! | `Avx2` | avx2, bmi1, bmi2, popcnt |
-//! | `Avx512` | avx512f, avx512bw, avx512vl, avx512vbmi, avx512vbmi2, bmi2 |
+//! | `Avx512` | avx512f, avx512bw, avx512vl, avx512vbmi, avx512vbmi2, bmi2 (and the `Avx2` set, so popcnt) |
 //! | `Neon` | aarch64 baseline |
 //!
 //! AVX-512 requires VBMI and VBMI2 as simdutf8 does: CPUs that have them (Ice Lake and later,

@@ -88,6 +88,9 @@ pub(crate) const TABLE: Kernels = Kernels {
     utf8_valid_up_to,
     utf8_copy_valid,
     single_byte_to_utf16,
+    utf8_to_utf16: super::avx512_transcode::utf8_to_utf16,
+    utf16_to_utf8: super::avx512_transcode::utf16_to_utf8,
+    utf16_bytes_to_utf8: super::avx512_transcode::utf16_bytes_to_utf8,
     ..super::avx2::TABLE
 };
 
