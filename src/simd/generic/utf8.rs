@@ -104,7 +104,7 @@ const TWO_CONTS: u8 = 1 << 7;
 const CARRY: u8 = TOO_SHORT | TOO_LONG | TWO_CONTS;
 
 /// By the high nibble of the first byte of a pair.
-const BYTE_1_HIGH: [u8; 16] = [
+pub(crate) const BYTE_1_HIGH: [u8; 16] = [
     TOO_LONG,
     TOO_LONG,
     TOO_LONG,
@@ -124,7 +124,7 @@ const BYTE_1_HIGH: [u8; 16] = [
 ];
 
 /// By the low nibble of the first byte of a pair.
-const BYTE_1_LOW: [u8; 16] = [
+pub(crate) const BYTE_1_LOW: [u8; 16] = [
     CARRY | OVERLONG_3 | OVERLONG_2 | OVERLONG_4,
     CARRY | OVERLONG_2,
     CARRY,
@@ -144,7 +144,7 @@ const BYTE_1_LOW: [u8; 16] = [
 ];
 
 /// By the high nibble of the second byte of a pair.
-const BYTE_2_HIGH: [u8; 16] = [
+pub(crate) const BYTE_2_HIGH: [u8; 16] = [
     TOO_SHORT,
     TOO_SHORT,
     TOO_SHORT,

@@ -51,10 +51,9 @@
 //! reports `Avx512` only inside its `Avx2` branch, which requires popcnt, so every table that
 //! is handed out for this level runs on a CPU with popcnt (without it, counting mask bits is
 //! a dozen instructions).
-// Not yet in the AVX-512 table; the tests below use every function.
-
 use core::arch::x86_64::*;
 
+use super::super::generic::utf8::{BYTE_1_HIGH, BYTE_1_LOW, BYTE_2_HIGH};
 use super::super::scalar;
 
 // ---------------------------------------------------------------------------------------------
@@ -63,78 +62,6 @@ use super::super::scalar;
 /// 64 bytes aligned for a vector load.
 #[repr(C, align(64))]
 struct Bytes64([u8; 64]);
-
-// The UTF-8 validation lookup tables (Keiser & Lemire), as in `generic::utf8`.
-const TOO_SHORT: u8 = 1 << 0;
-const TOO_LONG: u8 = 1 << 1;
-const OVERLONG_3: u8 = 1 << 2;
-const TOO_LARGE: u8 = 1 << 3;
-const SURROGATE: u8 = 1 << 4;
-const OVERLONG_2: u8 = 1 << 5;
-const TOO_LARGE_1000: u8 = 1 << 6;
-const OVERLONG_4: u8 = 1 << 6;
-const TWO_CONTS: u8 = 1 << 7;
-const CARRY: u8 = TOO_SHORT | TOO_LONG | TWO_CONTS;
-
-/// By the high nibble of the first byte of a pair.
-const BYTE_1_HIGH: [u8; 16] = [
-    TOO_LONG,
-    TOO_LONG,
-    TOO_LONG,
-    TOO_LONG,
-    TOO_LONG,
-    TOO_LONG,
-    TOO_LONG,
-    TOO_LONG,
-    TWO_CONTS,
-    TWO_CONTS,
-    TWO_CONTS,
-    TWO_CONTS,
-    TOO_SHORT | OVERLONG_2,
-    TOO_SHORT,
-    TOO_SHORT | OVERLONG_3 | SURROGATE,
-    TOO_SHORT | TOO_LARGE | TOO_LARGE_1000 | OVERLONG_4,
-];
-
-/// By the low nibble of the first byte of a pair.
-const BYTE_1_LOW: [u8; 16] = [
-    CARRY | OVERLONG_3 | OVERLONG_2 | OVERLONG_4,
-    CARRY | OVERLONG_2,
-    CARRY,
-    CARRY,
-    CARRY | TOO_LARGE,
-    CARRY | TOO_LARGE | TOO_LARGE_1000,
-    CARRY | TOO_LARGE | TOO_LARGE_1000,
-    CARRY | TOO_LARGE | TOO_LARGE_1000,
-    CARRY | TOO_LARGE | TOO_LARGE_1000,
-    CARRY | TOO_LARGE | TOO_LARGE_1000,
-    CARRY | TOO_LARGE | TOO_LARGE_1000,
-    CARRY | TOO_LARGE | TOO_LARGE_1000,
-    CARRY | TOO_LARGE | TOO_LARGE_1000,
-    CARRY | TOO_LARGE | TOO_LARGE_1000 | SURROGATE,
-    CARRY | TOO_LARGE | TOO_LARGE_1000,
-    CARRY | TOO_LARGE | TOO_LARGE_1000,
-];
-
-/// By the high nibble of the second byte of a pair.
-const BYTE_2_HIGH: [u8; 16] = [
-    TOO_SHORT,
-    TOO_SHORT,
-    TOO_SHORT,
-    TOO_SHORT,
-    TOO_SHORT,
-    TOO_SHORT,
-    TOO_SHORT,
-    TOO_SHORT,
-    TOO_LONG | OVERLONG_2 | TWO_CONTS | OVERLONG_3 | TOO_LARGE_1000 | OVERLONG_4,
-    TOO_LONG | OVERLONG_2 | TWO_CONTS | OVERLONG_3 | TOO_LARGE,
-    TOO_LONG | OVERLONG_2 | TWO_CONTS | SURROGATE | TOO_LARGE,
-    TOO_LONG | OVERLONG_2 | TWO_CONTS | SURROGATE | TOO_LARGE,
-    TOO_SHORT,
-    TOO_SHORT,
-    TOO_SHORT,
-    TOO_SHORT,
-];
 
 /// A 16-entry table for `vpermb` indexed by `byte >> 2` (6 bits): entry `i` is `t[i >> 2]`.
 /// `vpermb` ignores the two high index bits, so `srli_epi16(v, 2)` needs no mask.
