@@ -29,6 +29,9 @@ pub mod cpu;
 mod decoder;
 mod encoder;
 mod encoding;
+#[cfg(feature = "internals")]
+#[doc(hidden)]
+pub mod internals;
 pub mod io;
 mod oneshot;
 mod results;

@@ -1,0 +1,71 @@
+//! Not part of the API: the kernel tables of each level, for the fuzz targets and out-of-crate
+//! tests. Compiled only with the `internals` feature; nothing here is covered by semver.
+//!
+//! ```
+//! use simdenc::cpu::Level;
+//! use simdenc::internals::KernelTable;
+//! let scalar = KernelTable::for_level(Level::Scalar).unwrap();
+//! assert_eq!(scalar.ascii_prefix_len(b"abc\xff"), 3);
+//! ```
+
+use crate::cpu::Level;
+use crate::simd::{self, Kernels};
+
+/// The kernels of one level this CPU supports (see `src/simd/mod.rs` for their contract).
+#[derive(Clone, Copy)]
+pub struct KernelTable(&'static Kernels);
+
+impl core::fmt::Debug for KernelTable {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.debug_tuple("KernelTable").field(&self.0.level()).finish()
+    }
+}
+
+macro_rules! forward {
+    ($($name:ident($($arg:ident: $ty:ty),*) -> $ret:ty;)*) => {
+        impl KernelTable {
+            $(
+                #[doc = concat!("The `", stringify!($name), "` kernel of this level.")]
+                pub fn $name(&self, $($arg: $ty),*) -> $ret {
+                    self.0.$name($($arg),*)
+                }
+            )*
+        }
+    };
+}
+
+forward! {
+    ascii_prefix_len(src: &[u8]) -> usize;
+    copy_ascii(src: &[u8], dst: &mut [u8]) -> usize;
+    widen_ascii(src: &[u8], dst: &mut [u16]) -> usize;
+    narrow_ascii(src: &[u16], dst: &mut [u8]) -> usize;
+    utf8_valid_up_to(src: &[u8]) -> usize;
+    utf8_copy_valid(src: &[u8], dst: &mut [u8]) -> (usize, usize);
+    utf8_to_utf16(src: &[u8], dst: &mut [u16]) -> (usize, usize);
+    utf16_to_utf8(src: &[u16], dst: &mut [u8]) -> (usize, usize);
+    single_byte_to_utf16(src: &[u8], table: &[u16; 128], dst: &mut [u16]) -> (usize, usize);
+    single_byte_to_utf8(src: &[u8], table: &[u16; 128], dst: &mut [u8]) -> (usize, usize);
+    utf16_bytes_to_utf16(src: &[u8], be: bool, dst: &mut [u16]) -> (usize, usize);
+    utf16_bytes_to_utf8(src: &[u8], be: bool, dst: &mut [u8]) -> (usize, usize);
+}
+
+impl KernelTable {
+    /// The table of `level`, if this CPU supports it.
+    pub fn for_level(level: Level) -> Option<KernelTable> {
+        simd::kernels_for(level).map(KernelTable)
+    }
+
+    /// Its level.
+    pub fn level(&self) -> Level {
+        self.0.level()
+    }
+}
+
+/// The upper half (bytes 0x80..=0xFF) of a single-byte encoding's index as the kernels take
+/// it (`0` = unmapped), or `None` if `encoding` is not single-byte.
+pub fn single_byte_table(encoding: &'static crate::Encoding) -> Option<&'static [u16; 128]> {
+    match encoding.kind() {
+        crate::encoding::Kind::SingleByte(tables) => Some(tables.decode),
+        _ => None,
+    }
+}
