@@ -293,6 +293,18 @@ fn single_byte_kernels() {
                 (got, &a),
                 (scalar_table().single_byte_to_utf16(&all, table, &mut b), &b)
             );
+            // Whole text, and every output size around where the vector loop cuts.
+            for cap in (0..=90).chain([300, 500, 800]) {
+                let mut a = vec![0u8; cap];
+                let mut b = vec![0u8; cap];
+                let got = k.single_byte_to_utf8(&all, table, &mut a);
+                assert_eq!(
+                    (got, &a),
+                    (scalar_table().single_byte_to_utf8(&all, table, &mut b), &b),
+                    "single_byte_to_utf8 at {:?}, cap {cap}",
+                    k.level()
+                );
+            }
         }
         for table in tables.iter().step_by(7) {
             for input in inputs.iter().step_by(3) {
@@ -341,6 +353,21 @@ fn random_inputs_with_quickcheck() {
                 return TestResult::failed();
             }
             if k.utf16_bytes_to_utf16(&bytes, true, &mut a) != s.utf16_bytes_to_utf16(&bytes, true, &mut b)
+                || a != b
+            {
+                return TestResult::failed();
+            }
+            // A single-byte table picked by the first byte.
+            let tables: Vec<_> = crate::Encoding::all()
+                .iter()
+                .filter_map(|e| match e.kind() {
+                    crate::encoding::Kind::SingleByte(t) => Some(t.decode),
+                    _ => None,
+                })
+                .collect();
+            let table = tables[usize::from(bytes.first().copied().unwrap_or(0)) % tables.len()];
+            let (mut a, mut b) = (vec![0u8; cap], vec![0u8; cap]);
+            if k.single_byte_to_utf8(&bytes, table, &mut a) != s.single_byte_to_utf8(&bytes, table, &mut b)
                 || a != b
             {
                 return TestResult::failed();

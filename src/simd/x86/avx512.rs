@@ -88,6 +88,7 @@ pub(crate) const TABLE: Kernels = Kernels {
     utf8_valid_up_to,
     utf8_copy_valid,
     single_byte_to_utf16,
+    single_byte_to_utf8,
     utf8_to_utf16: super::avx512_transcode::utf8_to_utf16,
     utf16_to_utf8: super::avx512_transcode::utf16_to_utf8,
     utf16_bytes_to_utf8: super::avx512_transcode::utf16_bytes_to_utf8,
@@ -178,57 +179,144 @@ super::entry_points!("avx512f,avx512bw,avx512vl,avx512vbmi,avx512vbmi2,bmi2", __
     utf8_copy_valid(src: &[u8], dst: &mut [u8]) -> (usize, usize) = generic::utf8::copy_valid;
 });
 
-/// Single-byte decode to UTF-16, 32 bytes at a time: the bytes widened to 16-bit lanes; the
-/// upper half looked up in the 128-entry table with two `vpermi2w` (64 entries each, picked
-/// by bit 6); ASCII lanes kept as they are. At the first unmapped byte it stores the lanes
-/// before it and lets the scalar kernel take over, which stops right there.
-#[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512vbmi,avx512vbmi2,bmi2")]
-fn single_byte_to_utf16(src: &[u8], table: &[u16; 128], dst: &mut [u16]) -> (usize, usize) {
-    let len = src.len().min(dst.len());
-    let mut i = 0;
-    // SAFETY: the four loads read the 256 bytes of `table`; AVX-512 is enabled on this fn.
-    let (t0, t1, t2, t3) = unsafe {
-        let t = table.as_ptr();
-        (
+/// The four 32-entry quarters of a single-byte table, for `vpermi2w`.
+///
+/// # Safety
+/// AVX-512F is enabled in the caller.
+#[inline(always)]
+unsafe fn load_table(table: &[u16; 128]) -> [__m512i; 4] {
+    let t = table.as_ptr();
+    // SAFETY: the four loads read the 256 bytes of `table`; AVX-512F per the contract.
+    unsafe {
+        [
             _mm512_loadu_si512(t.cast()),
             _mm512_loadu_si512(t.add(32).cast()),
             _mm512_loadu_si512(t.add(64).cast()),
             _mm512_loadu_si512(t.add(96).cast()),
-        )
-    };
+        ]
+    }
+}
+
+/// Decodes 32 bytes through a single-byte table: the code points in u16 lanes (ASCII lanes
+/// kept as they are, the upper half looked up with two `vpermi2w` of 64 entries each, picked
+/// by bit 6), and the mask of the lanes before the first unmapped byte (all 32 if none).
+///
+/// # Safety
+/// AVX-512F and AVX-512BW are enabled in the caller.
+#[inline(always)]
+unsafe fn decode_32(bytes: __m256i, t: &[__m512i; 4]) -> (__m512i, u32, bool) {
+    // SAFETY: register operations only; the ISA per the contract.
+    unsafe {
+        let lanes = _mm512_cvtepu8_epi16(bytes);
+        let idx = _mm512_and_si512(lanes, _mm512_set1_epi16(0x7F));
+        let lo = _mm512_permutex2var_epi16(t[0], idx, t[1]);
+        let hi = _mm512_permutex2var_epi16(t[2], idx, t[3]);
+        let upper_half = _mm512_test_epi16_mask(idx, _mm512_set1_epi16(0x40));
+        let mapped = _mm512_mask_blend_epi16(upper_half, lo, hi);
+        let ascii = _mm512_cmplt_epu16_mask(lanes, _mm512_set1_epi16(0x80));
+        let out = _mm512_mask_blend_epi16(ascii, mapped, lanes);
+        let unmapped = _mm512_mask_cmpeq_epi16_mask(!ascii, mapped, _mm512_setzero_si512());
+        let count = unmapped.trailing_zeros().min(32);
+        let keep = if count == 32 { u32::MAX } else { (1u32 << count) - 1 };
+        (out, keep, unmapped != 0)
+    }
+}
+
+/// Single-byte decode to UTF-16, 32 bytes at a time (see [`decode_32`]). At the first
+/// unmapped byte it stores the lanes before it and lets the scalar kernel take over, which
+/// stops right there.
+#[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512vbmi,avx512vbmi2,bmi2")]
+fn single_byte_to_utf16(src: &[u8], table: &[u16; 128], dst: &mut [u16]) -> (usize, usize) {
+    let len = src.len().min(dst.len());
+    let mut i = 0;
+    // SAFETY: AVX-512F is enabled on this function.
+    let t = unsafe { load_table(table) };
     while i + 32 <= len {
         // SAFETY: `i + 32 <= len`: 32 bytes of `src` and 32 u16 of `dst` from `i` are in
-        // bounds; the masked store writes only the first `count <= 32` lanes.
-        let unmapped = unsafe {
+        // bounds; the masked store writes only the lanes of `keep`, a prefix of the 32.
+        let (keep, stop) = unsafe {
             let bytes = _mm256_loadu_si256(src.as_ptr().add(i).cast());
-            let lanes = _mm512_cvtepu8_epi16(bytes);
-            let idx = _mm512_and_si512(lanes, _mm512_set1_epi16(0x7F));
-            let lo = _mm512_permutex2var_epi16(t0, idx, t1);
-            let hi = _mm512_permutex2var_epi16(t2, idx, t3);
-            let upper_half = _mm512_test_epi16_mask(idx, _mm512_set1_epi16(0x40));
-            let mapped = _mm512_mask_blend_epi16(upper_half, lo, hi);
-            let ascii = _mm512_cmplt_epu16_mask(lanes, _mm512_set1_epi16(0x80));
-            let out = _mm512_mask_blend_epi16(ascii, mapped, lanes);
-            let unmapped = _mm512_mask_cmpeq_epi16_mask(!ascii, mapped, _mm512_setzero_si512());
-            let count = unmapped.trailing_zeros().min(32);
-            let keep: u32 = if count == 32 {
-                u32::MAX
-            } else {
-                (1u32 << count) - 1
-            };
+            let (out, keep, stop) = decode_32(bytes, &t);
             _mm512_mask_storeu_epi16(dst.as_mut_ptr().add(i).cast(), keep, out);
-            if unmapped != 0 {
-                i += count as usize;
-                true
-            } else {
-                false
-            }
+            (keep, stop)
         };
-        if unmapped {
+        i += keep.count_ones() as usize;
+        if stop {
             break;
         }
-        i += 32;
     }
     let (read, written) = super::super::scalar::single_byte_to_utf16(&src[i..], table, &mut dst[i..]);
     (i + read, i + written)
+}
+
+/// Single-byte decode to UTF-8, 32 bytes at a time: ASCII blocks are copied; otherwise the
+/// code points (see [`decode_32`]) are converted to UTF-8 in registers — all 32 at once when
+/// they are below U+0800 (Cyrillic, Greek, Hebrew, Arabic), else per 16 in u32 lanes (Thai,
+/// punctuation) — and the bytes compressed and stored if they fit. A block that does not fit,
+/// and the rest after the first unmapped byte, go to the scalar kernel, which stops exactly
+/// where it must: the vector loop stops only at character boundaries after converting every
+/// character before them, so the result equals the scalar kernel's.
+///
+/// `popcnt` is enabled besides the level's features: see `avx512_transcode`'s module docs.
+#[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512vbmi,avx512vbmi2,bmi2,popcnt")]
+fn single_byte_to_utf8(src: &[u8], table: &[u16; 128], dst: &mut [u8]) -> (usize, usize) {
+    let (mut r, mut w) = (0, 0);
+    // SAFETY: AVX-512F is enabled on this function.
+    let t = unsafe { load_table(table) };
+    while r + 32 <= src.len() {
+        // SAFETY: `r + 32 <= src.len()`: the load reads `src[r..r + 32]`; AVX2 is enabled.
+        let bytes = unsafe { _mm256_loadu_si256(src.as_ptr().add(r).cast()) };
+        if _mm256_movemask_epi8(bytes) == 0 {
+            if w + 32 > dst.len() {
+                break;
+            }
+            // SAFETY: `w + 32 <= dst.len()`: the store writes `dst[w..w + 32]`.
+            unsafe { _mm256_storeu_si256(dst.as_mut_ptr().add(w).cast(), bytes) };
+            r += 32;
+            w += 32;
+            continue;
+        }
+        // SAFETY: register operations; the ISA is enabled on this function.
+        let (out, keep, stop) = unsafe { decode_32(bytes, &t) };
+        let wide = _mm512_mask_cmpge_epu16_mask(keep, out, _mm512_set1_epi16(0x800));
+        let n = if wide == 0 {
+            // SAFETY: register operations; the ISA (with popcnt) is enabled.
+            let (utf8, n) = unsafe { super::avx512_transcode::below_0800_to_utf8(out, keep) };
+            if w + n > dst.len() {
+                break;
+            }
+            // SAFETY: `w + n <= dst.len()` and `n <= 64`: the masked store writes
+            // `dst[w..w + n]`.
+            unsafe { _mm512_mask_storeu_epi8(dst.as_mut_ptr().add(w).cast(), _bzhi_u64(!0, n as u32), utf8) };
+            n
+        } else {
+            // SAFETY: register operations; the ISA (with popcnt) is enabled.
+            let ((a, na), (b, nb)) = unsafe {
+                let lo = _mm512_cvtepu16_epi32(_mm512_castsi512_si256(out));
+                let hi = _mm512_cvtepu16_epi32(_mm512_extracti64x4_epi64::<1>(out));
+                (
+                    super::avx512_transcode::bmp_to_utf8(lo, keep as u16),
+                    super::avx512_transcode::bmp_to_utf8(hi, (keep >> 16) as u16),
+                )
+            };
+            if w + na + nb > dst.len() {
+                break;
+            }
+            // SAFETY: `w + na + nb <= dst.len()` and `na, nb <= 48`: the masked stores write
+            // `dst[w..w + na]` and `dst[w + na..w + na + nb]`.
+            unsafe {
+                let at = dst.as_mut_ptr().add(w);
+                _mm512_mask_storeu_epi8(at.cast(), _bzhi_u64(!0, na as u32), a);
+                _mm512_mask_storeu_epi8(at.add(na).cast(), _bzhi_u64(!0, nb as u32), b);
+            }
+            na + nb
+        };
+        r += keep.count_ones() as usize;
+        w += n;
+        if stop {
+            break;
+        }
+    }
+    let (read, written) = super::super::scalar::single_byte_to_utf8(&src[r..], table, &mut dst[w..]);
+    (r + read, w + written)
 }

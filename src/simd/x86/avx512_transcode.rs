@@ -659,13 +659,6 @@ unsafe fn code_points_to_utf8(
 /// # Safety
 /// AVX-512F, AVX-512BW, AVX-512VBMI, AVX-512VBMI2 and POPCNT are enabled in the caller.
 #[inline(always)]
-#[cfg_attr(
-    not(test),
-    allow(
-        dead_code,
-        reason = "for the AVX-512 single-byte to UTF-8 kernel, not written yet"
-    )
-)]
 pub(crate) unsafe fn bmp_to_utf8(units: __m512i, keep: __mmask16) -> (__m512i, usize) {
     // SAFETY: the ISA per the contract.
     unsafe {
