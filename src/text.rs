@@ -492,6 +492,11 @@ impl TextEncoderStream {
     /// assert_eq!(stream.transform_str("ok"), b"ok");
     /// ```
     pub fn transform_str(&mut self, chunk: &str) -> Vec<u8> {
+        // An empty chunk's queue is only end-of-queue: no code unit is read, so a leading
+        // surrogate stays pending for the next chunk (as in `transform(&[])`).
+        if chunk.is_empty() {
+            return Vec::new();
+        }
         let mut out = Vec::with_capacity(chunk.len() + 3);
         if self.leading_surrogate.take().is_some() {
             out.extend_from_slice("\u{FFFD}".as_bytes());
