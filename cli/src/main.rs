@@ -1,4 +1,5 @@
-//! The `simdenc` command: `convert` (iconv-compatible flags), `validate`, `labels`.
+//! The `simdenc` command: `convert` (iconv-compatible flags), `validate`, `labels`, and
+//! `bench` (throughput per SIMD level on a bundled corpus, saved and compared across CPUs).
 //!
 //! Built on the library's `simdenc::io` adapters: every conversion streams through
 //! fixed-size buffers, so memory stays flat whatever the input size. Output files are written
@@ -10,6 +11,7 @@
 //! (bad flags, unknown labels). A closed standard output (broken pipe) ends quietly with 0.
 #![forbid(unsafe_code)]
 
+mod bench;
 mod convert;
 mod errors;
 mod files;
@@ -35,7 +37,9 @@ Examples:
   simdenc convert -f gbk -t utf-8 -r --out-dir utf8/ legacy/ -j 8
   simdenc convert -f windows-1251 -t utf-8 --in-place *.txt
   simdenc validate -f shift_jis *.txt
-  simdenc labels";
+  simdenc labels
+  simdenc bench                                           # MB/s per SIMD level, < 1 minute
+  simdenc bench --compare a.json b.json                   # two saved runs, with an SVG chart";
 
 /// Convert text between the encodings of the WHATWG Encoding Standard, exactly.
 #[derive(Parser, Debug)]
@@ -59,6 +63,9 @@ enum Command {
     Validate(ValidateArgs),
     /// List every encoding with its labels.
     Labels,
+    /// Measure throughput at every SIMD level on the bundled corpus; save and compare runs.
+    #[command(after_help = bench::BENCH_HELP)]
+    Bench(bench::BenchArgs),
 }
 
 const CONVERT_HELP: &str = "\
@@ -232,6 +239,7 @@ fn main() -> ExitCode {
         (true, _) | (false, Some(Command::Labels)) => labels::print_labels(),
         (false, Some(Command::Convert(args))) => convert::run(&args),
         (false, Some(Command::Validate(args))) => validate::run(&args),
+        (false, Some(Command::Bench(args))) => bench::run(&args),
         (false, None) => Err(Failure::Usage("no command given; see `simdenc --help`".into())),
     };
     match result {

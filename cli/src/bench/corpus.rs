@@ -1,0 +1,110 @@
+//! The texts the suite runs on, embedded in the binary so that `simdenc bench` gives the same
+//! figures from any directory, on any machine, without the repository beside it.
+//!
+//! Only the files the suite uses are embedded (about 1 MB): four Unicode lipsum files (one per
+//! UTF-8 sequence length) and the Wikipedia article on Mars in the ten languages whose legacy
+//! encodings the suite measures. Every other input (legacy encodings, UTF-16) is made from these
+//! at start-up with simdenc's encoders. Sources and licences: `data/corpus/README.md` (lipsum:
+//! MIT OR Apache-2.0; Wikipedia: CC BY-SA 3.0, `data/corpus/wikipedia/LICENSE-CC-BY-SA`, with
+//! each article's revision in `sources.txt`).
+
+/// The Unicode lipsum files used by the published SIMD UTF-8 benchmarks: `(name, text)`, one
+/// per UTF-8 sequence length (1, 2, 3 and 4 bytes).
+pub const LIPSUM: [(&str, &str); 4] = [
+    (
+        "latin",
+        include_str!("../../../data/corpus/lipsum/Latin-Lipsum.txt"),
+    ),
+    (
+        "russian",
+        include_str!("../../../data/corpus/lipsum/Russian-Lipsum.txt"),
+    ),
+    (
+        "chinese",
+        include_str!("../../../data/corpus/lipsum/Chinese-Lipsum.txt"),
+    ),
+    (
+        "emoji",
+        include_str!("../../../data/corpus/lipsum/Emoji-Lipsum.txt"),
+    ),
+];
+
+/// The Wikipedia article on Mars, plain text: `(language code, text)`.
+const WIKIPEDIA: [(&str, &str); 10] = [
+    ("ar", include_str!("../../../data/corpus/wikipedia/ar.txt")),
+    ("de", include_str!("../../../data/corpus/wikipedia/de.txt")),
+    ("el", include_str!("../../../data/corpus/wikipedia/el.txt")),
+    ("he", include_str!("../../../data/corpus/wikipedia/he.txt")),
+    ("ja", include_str!("../../../data/corpus/wikipedia/ja.txt")),
+    ("ko", include_str!("../../../data/corpus/wikipedia/ko.txt")),
+    ("ru", include_str!("../../../data/corpus/wikipedia/ru.txt")),
+    ("th", include_str!("../../../data/corpus/wikipedia/th.txt")),
+    ("zh_cn", include_str!("../../../data/corpus/wikipedia/zh_cn.txt")),
+    ("zh_tw", include_str!("../../../data/corpus/wikipedia/zh_tw.txt")),
+];
+
+/// The Wikipedia text in language `lang` (one of the embedded ones).
+pub fn wikipedia(lang: &str) -> &'static str {
+    WIKIPEDIA
+        .iter()
+        .find(|(code, _)| *code == lang)
+        .map(|(_, text)| *text)
+        .unwrap_or_else(|| panic!("no embedded Wikipedia text for {lang:?}"))
+}
+
+/// `text` in `encoding`, as the standard's encoder writes it (unmappable characters become
+/// `&#N;`), or UTF-16 code units in the given byte order for UTF-16LE/BE.
+pub fn encode(text: &str, encoding: &'static simdenc::Encoding) -> Vec<u8> {
+    if encoding == simdenc::UTF_16LE {
+        text.encode_utf16().flat_map(u16::to_le_bytes).collect()
+    } else if encoding == simdenc::UTF_16BE {
+        text.encode_utf16().flat_map(u16::to_be_bytes).collect()
+    } else {
+        encoding.encode(text).0.into_owned()
+    }
+}
+
+/// Many small inputs, stored end to end: `bytes[ends[i - 1]..ends[i]]` is input `i`.
+pub struct Pieces {
+    /// The inputs, concatenated.
+    pub bytes: Vec<u8>,
+    /// Where each input ends in `bytes`.
+    pub ends: Vec<usize>,
+}
+
+impl Pieces {
+    /// Every input in order.
+    pub fn iter(&self) -> impl Iterator<Item = &[u8]> {
+        let starts = std::iter::once(0).chain(self.ends.iter().copied());
+        starts
+            .zip(self.ends.iter().copied())
+            .map(|(s, e)| &self.bytes[s..e])
+    }
+
+    /// The length of the longest input.
+    pub fn max_len(&self) -> usize {
+        self.iter().map(<[u8]>::len).max().unwrap_or(0)
+    }
+}
+
+/// `text` in `encoding`, cut at character boundaries into inputs of at most `size` bytes each
+/// (each as long as it can be). Characters are encoded one at a time, so this is only for
+/// stateless encodings (not ISO-2022-JP).
+pub fn pieces(text: &str, encoding: &'static simdenc::Encoding, size: usize) -> Pieces {
+    let mut bytes = Vec::with_capacity(text.len() * 2);
+    let mut ends = Vec::new();
+    let mut start = 0;
+    let mut buf = [0u8; 4];
+    for c in text.chars() {
+        let encoded = encode(c.encode_utf8(&mut buf), encoding);
+        if bytes.len() > start && bytes.len() + encoded.len() - start > size {
+            ends.push(bytes.len());
+            start = bytes.len();
+        }
+        bytes.extend_from_slice(&encoded);
+    }
+    if bytes.len() > start {
+        ends.push(bytes.len());
+    }
+    Pieces { bytes, ends }
+}

@@ -1,0 +1,374 @@
+//! A run as data (what `--json` saves and `--compare` reads) and as a table (text or
+//! Markdown).
+
+use std::fmt::Write as _;
+
+use serde::{Deserialize, Serialize};
+
+/// The `format` field of a saved run.
+pub const FORMAT: &str = "simdenc-bench 1";
+
+/// A whole run: where, with what, how, and the figures.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct Run {
+    /// [`FORMAT`].
+    pub format: String,
+    /// When the run started, UTC, `YYYY-MM-DDTHH:MM:SSZ`.
+    pub date: String,
+    /// The machine.
+    pub machine: Machine,
+    /// The build.
+    pub software: Software,
+    /// The timing method.
+    pub method: Method,
+    /// The simdenc levels measured, lowest first.
+    pub levels: Vec<String>,
+    /// The peers measured (columns after the levels).
+    pub peers: Vec<String>,
+    /// The figures, one entry per workload, in suite order.
+    pub workloads: Vec<WorkloadResult>,
+    /// How long the run took, seconds (setup included).
+    pub wall_seconds: f64,
+}
+
+/// The machine a run was measured on.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct Machine {
+    /// The CPU model name.
+    pub cpu: String,
+    /// The target architecture (`x86_64`, `aarch64`).
+    pub arch: String,
+    /// The operating system.
+    pub os: String,
+    /// Logical CPUs available to the process.
+    pub logical_cpus: usize,
+    /// Whether the kernel reports a hypervisor, where known.
+    pub virtual_machine: Option<bool>,
+    /// The relevant CPU features present.
+    pub flags: Vec<String>,
+    /// The best level simdenc detected.
+    pub detected_level: String,
+    /// Load averages (1, 5, 15 min) when the run started, where known.
+    pub load_average_start: Option<String>,
+    /// Load averages when it ended.
+    pub load_average_end: Option<String>,
+}
+
+/// The build that produced a run.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct Software {
+    /// simdenc's version.
+    pub simdenc: String,
+    /// `rustc -V` of the compiler.
+    pub rustc: String,
+    /// Cargo profile and optimisation level.
+    pub profile: String,
+    /// Peer crates and their versions.
+    pub peers: Vec<PeerVersion>,
+}
+
+/// A peer's version.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct PeerVersion {
+    /// The peer's name (a column name).
+    pub name: String,
+    /// Its version.
+    pub version: String,
+}
+
+/// How the figures were measured.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct Method {
+    /// Minimum duration of one timed batch, milliseconds.
+    pub batch_ms: u64,
+    /// Timed batches per figure.
+    pub batches: u32,
+    /// Which batch `mb_s` reports (`best`).
+    pub statistic: String,
+    /// The unit: `MB/s of input, 1 MB = 10^6 bytes`.
+    pub unit: String,
+}
+
+/// One workload's figures.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct WorkloadResult {
+    /// `group/case`.
+    pub name: String,
+    /// The group's title.
+    pub group: String,
+    /// Bytes of input per call.
+    pub input_bytes: usize,
+    /// One figure per implementation measured: levels first, then peers.
+    pub results: Vec<Measurement>,
+}
+
+/// One implementation's figure on one workload.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct Measurement {
+    /// A level name (`avx2`) or a peer name (`encoding_rs`).
+    pub implementation: String,
+    /// MB/s of input in the best batch.
+    pub mb_s: f64,
+    /// MB/s of input in the median batch.
+    pub mb_s_median: f64,
+    /// Calls per timed batch.
+    pub calls_per_batch: u64,
+}
+
+impl WorkloadResult {
+    /// The figure of `implementation`, if measured.
+    pub fn mb_s(&self, implementation: &str) -> Option<f64> {
+        self.results
+            .iter()
+            .find(|m| m.implementation == implementation)
+            .map(|m| m.mb_s)
+    }
+
+    /// The fastest of `levels` that were measured, with its figure.
+    pub fn best_of<'a>(&self, levels: &'a [String]) -> Option<(&'a str, f64)> {
+        levels
+            .iter()
+            .filter_map(|l| Some((l.as_str(), self.mb_s(l)?)))
+            .max_by(|a, b| a.1.total_cmp(&b.1))
+    }
+}
+
+/// Table output format.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum TableFormat {
+    /// Aligned columns for a terminal.
+    Text,
+    /// A Markdown table (for a README or an issue).
+    Markdown,
+}
+
+/// MB/s as printed: 3 significant digits below 1000, whole numbers above.
+pub fn fmt_mb_s(v: f64) -> String {
+    if v >= 100.0 {
+        format!("{v:.0}")
+    } else if v >= 10.0 {
+        format!("{v:.1}")
+    } else {
+        format!("{v:.2}")
+    }
+}
+
+/// A ratio as printed: `3.42x`, `0.052x`.
+pub fn fmt_ratio(r: f64) -> String {
+    if r >= 100.0 {
+        format!("{r:.0}x")
+    } else if r >= 10.0 {
+        format!("{r:.1}x")
+    } else if r >= 0.1 {
+        format!("{r:.2}x")
+    } else {
+        format!("{r:.3}x")
+    }
+}
+
+/// A byte count as printed: `117 kB`, `16.4 kB`, `980 B`.
+pub fn fmt_bytes(n: usize) -> String {
+    let n = n as f64;
+    if n >= 1e6 {
+        format!("{:.1} MB", n / 1e6)
+    } else if n >= 1e5 {
+        format!("{:.0} kB", n / 1e3)
+    } else if n >= 1e3 {
+        format!("{:.1} kB", n / 1e3)
+    } else {
+        format!("{n:.0} B")
+    }
+}
+
+/// The header lines describing a run (machine, build, method).
+pub fn describe(run: &Run, format: TableFormat) -> String {
+    let m = &run.machine;
+    let s = &run.software;
+    let mut cpu = format!("{} ({}, {} logical CPUs", m.cpu, m.arch, m.logical_cpus);
+    if m.virtual_machine == Some(true) {
+        cpu.push_str(", virtual machine");
+    }
+    cpu.push(')');
+    let peers = if s.peers.is_empty() {
+        "none (build with --features peers to add encoding_rs, simdutf8 and std)".to_owned()
+    } else {
+        s.peers
+            .iter()
+            .map(|p| format!("{} {}", p.name, p.version))
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    let mut load = m.load_average_start.clone().unwrap_or_else(|| "unknown".into());
+    if let Some(end) = &m.load_average_end {
+        load = format!("{load} at the start, {end} at the end");
+    }
+    let lines = [
+        ("CPU", cpu),
+        ("flags", m.flags.join(" ")),
+        (
+            "levels",
+            format!("{} (detected: {})", run.levels.join(" "), m.detected_level),
+        ),
+        (
+            "build",
+            format!("simdenc {}, {}, {}", s.simdenc, s.rustc, s.profile),
+        ),
+        ("peers", peers),
+        ("date", format!("{} (UTC)", run.date)),
+        ("load", format!("{load} (1/5/15-minute load averages)")),
+        (
+            "method",
+            format!(
+                "{}; best of {} timed batches of at least {} ms each, one thread",
+                run.method.unit, run.method.batches, run.method.batch_ms
+            ),
+        ),
+    ];
+    let mut out = String::new();
+    for (key, value) in lines {
+        match format {
+            TableFormat::Text => {
+                let _ = writeln!(out, "{:<7} {value}", format!("{key}:"));
+            }
+            TableFormat::Markdown => {
+                let _ = writeln!(out, "- {key}: {value}");
+            }
+        }
+    }
+    out
+}
+
+/// The table of one run: a column per level, the best level's ratio to scalar, then a
+/// column per peer and simdenc's best ÷ encoding_rs.
+pub struct RunTable {
+    format: TableFormat,
+    levels: Vec<String>,
+    peers: Vec<String>,
+    name_width: usize,
+    last_group: Option<String>,
+}
+
+const COL: usize = 8;
+
+impl RunTable {
+    /// A table for these levels and peers, wide enough for the names given.
+    pub fn new<'a>(
+        format: TableFormat,
+        levels: &[String],
+        peers: &[String],
+        names: impl IntoIterator<Item = &'a str>,
+    ) -> RunTable {
+        let name_width = names.into_iter().map(str::len).max().unwrap_or(0).max(8);
+        RunTable {
+            format,
+            levels: levels.to_vec(),
+            peers: peers.to_vec(),
+            name_width,
+            last_group: None,
+        }
+    }
+
+    fn has_scalar(&self) -> bool {
+        self.levels.iter().any(|l| l == "scalar") && self.levels.len() > 1
+    }
+
+    fn has_encoding_rs(&self) -> bool {
+        self.peers.iter().any(|p| p == "encoding_rs")
+    }
+
+    fn cells_to_line(&self, cells: &[String]) -> String {
+        match self.format {
+            TableFormat::Markdown => format!("| {} |\n", cells.join(" | ")),
+            TableFormat::Text => {
+                let mut line = format!("{:<w$}", cells[0], w = self.name_width);
+                let _ = write!(line, " {:>9}", cells[1]);
+                for cell in &cells[2..] {
+                    let _ = write!(line, " {cell:>w$}", w = COL.max(cell.chars().count()));
+                }
+                line.push('\n');
+                line
+            }
+        }
+    }
+
+    fn header_cells(&self) -> Vec<String> {
+        let mut cells = vec!["workload".to_owned(), "input".to_owned()];
+        cells.extend(self.levels.iter().cloned());
+        if self.has_scalar() {
+            cells.push("best/scalar".to_owned());
+        }
+        cells.extend(self.peers.iter().cloned());
+        if self.has_encoding_rs() {
+            cells.push("best/encoding_rs".to_owned());
+        }
+        cells
+    }
+
+    /// The column headings (MB/s is said in the method line above the table).
+    pub fn head(&self) -> String {
+        let cells = self.header_cells();
+        let mut out = self.cells_to_line(&cells);
+        match self.format {
+            TableFormat::Markdown => {
+                let mut rule = vec!["---".to_owned()];
+                rule.extend(std::iter::repeat_n("---:".to_owned(), cells.len() - 1));
+                out.push_str(&format!("| {} |\n", rule.join(" | ")));
+            }
+            TableFormat::Text => {
+                let width = out.trim_end().chars().count();
+                out.push_str(&"-".repeat(width));
+                out.push('\n');
+            }
+        }
+        out
+    }
+
+    /// One workload's row, preceded by its group's title in text tables when the group
+    /// changes.
+    pub fn row(&mut self, w: &WorkloadResult) -> String {
+        let mut out = String::new();
+        if self.format == TableFormat::Text && self.last_group.as_deref() != Some(&w.group) {
+            if self.last_group.is_some() {
+                out.push('\n');
+            }
+            let _ = writeln!(out, "{}", w.group);
+            self.last_group = Some(w.group.clone());
+        }
+        let dash = || "-".to_owned();
+        let mut cells = vec![w.name.clone(), fmt_bytes(w.input_bytes)];
+        for level in &self.levels {
+            cells.push(w.mb_s(level).map_or_else(dash, fmt_mb_s));
+        }
+        let best = w.best_of(&self.levels);
+        if self.has_scalar() {
+            let ratio = best.zip(w.mb_s("scalar")).map(|((_, b), s)| b / s);
+            cells.push(ratio.map_or_else(dash, fmt_ratio));
+        }
+        for peer in &self.peers {
+            cells.push(w.mb_s(peer).map_or_else(dash, fmt_mb_s));
+        }
+        if self.has_encoding_rs() {
+            let ratio = best.zip(w.mb_s("encoding_rs")).map(|((_, b), e)| b / e);
+            cells.push(ratio.map_or_else(dash, fmt_ratio));
+        }
+        out.push_str(&self.cells_to_line(&cells));
+        out
+    }
+}
+
+/// The whole table of a saved run, with its description.
+pub fn render_run(run: &Run, format: TableFormat) -> String {
+    let mut out = describe(run, format);
+    out.push('\n');
+    let mut table = RunTable::new(
+        format,
+        &run.levels,
+        &run.peers,
+        run.workloads.iter().map(|w| w.name.as_str()),
+    );
+    out.push_str(&table.head());
+    for w in &run.workloads {
+        out.push_str(&table.row(w));
+    }
+    out
+}
