@@ -37,6 +37,25 @@ pub fn cpu_model() -> String {
         .unwrap_or_else(|| "unknown CPU".into())
 }
 
+/// The CPU's vendor, family, model and stepping from `/proc/cpuinfo` (x86), which tell CPUs
+/// apart where a hypervisor shows a generic model name.
+pub fn cpu_id() -> Option<String> {
+    let info = std::fs::read_to_string("/proc/cpuinfo").ok()?;
+    let field = |key: &str| {
+        info.lines().find_map(|line| {
+            let (k, v) = line.split_once(':')?;
+            (k.trim() == key).then(|| v.trim().to_owned())
+        })
+    };
+    Some(format!(
+        "{} family {} model {} stepping {}",
+        field("vendor_id")?,
+        field("cpu family")?,
+        field("model")?,
+        field("stepping")?
+    ))
+}
+
 /// Whether the kernel says it runs under a hypervisor (`hypervisor` in `/proc/cpuinfo`'s
 /// x86 flags); `None` where that cannot be told.
 pub fn virtual_machine() -> Option<bool> {

@@ -236,6 +236,7 @@ fn measure(
         date,
         machine: Machine {
             cpu: machine::cpu_model(),
+            cpu_id: machine::cpu_id(),
             arch: std::env::consts::ARCH.into(),
             os: std::env::consts::OS.into(),
             logical_cpus: machine::logical_cpus(),

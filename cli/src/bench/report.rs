@@ -36,6 +36,9 @@ pub struct Run {
 pub struct Machine {
     /// The CPU model name.
     pub cpu: String,
+    /// Vendor, family, model and stepping, where known (x86 Linux).
+    #[serde(default)]
+    pub cpu_id: Option<String>,
     /// The target architecture (`x86_64`, `aarch64`).
     pub arch: String,
     /// The operating system.
@@ -184,7 +187,11 @@ pub fn fmt_bytes(n: usize) -> String {
 pub fn describe(run: &Run, format: TableFormat) -> String {
     let m = &run.machine;
     let s = &run.software;
-    let mut cpu = format!("{} ({}, {} logical CPUs", m.cpu, m.arch, m.logical_cpus);
+    let mut cpu = format!("{} (", m.cpu);
+    if let Some(id) = &m.cpu_id {
+        cpu.push_str(&format!("{id}; "));
+    }
+    cpu.push_str(&format!("{}, {} logical CPUs", m.arch, m.logical_cpus));
     if m.virtual_machine == Some(true) {
         cpu.push_str(", virtual machine");
     }
