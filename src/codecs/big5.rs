@@ -13,6 +13,7 @@
 //! decoder needs no `Pending`.
 
 use crate::codecs::cursor::{ByteDest, Dest, Source};
+use crate::codecs::runs::{self, PairShape};
 use crate::results::{DecoderResult, EncoderResult};
 use crate::tables::big5::{BIG5, BIG5_ENC_ASTRAL, BIG5_ENC_BLOCKS, BIG5_ENC_PAGES};
 use crate::tables::paged;
@@ -210,7 +211,20 @@ impl Big5Decoder {
 #[inline(always)]
 fn decode_fast<D: Dest>(src: &[u8], mut read: usize, dst: &mut D) -> usize {
     'ascii: loop {
-        read += dst.copy_ascii(src.get(read..).unwrap_or_default());
+        // The run takes ASCII and the two-byte characters index Big5 maps (it has no code
+        // point at the four pointers of two code points, which the step decodes).
+        read += runs::decode_run(
+            src.get(read..).unwrap_or_default(),
+            dst,
+            |_| 0,
+            |leading, byte| {
+                SHAPE
+                    .pointer(leading, byte)
+                    .and_then(|p| BIG5.get(p).copied())
+                    .unwrap_or(0)
+            },
+        )
+        .0;
         loop {
             let Some(&leading) = src.get(read) else {
                 return read;
@@ -252,12 +266,22 @@ fn decode_fast<D: Dest>(src: &[u8], mut read: usize, dst: &mut D) -> usize {
                 dst.push(c);
             }
             read += 2;
+            continue 'ascii;
         }
     }
 }
 
+/// Lead and trail bytes of two-byte characters (decoder step 3.3–3.4): rows of 157 pointers
+/// for leads 0x81–0xFE, columns for trails 0x40–0x7E then 0xA1–0xFE (byte − offset).
+static SHAPE: PairShape = PairShape::new(&[(0x81, 0xFE)], &[(0x40, 0x7E), (0xA1, 0xFE)], 157);
+
 /// The Big5 encoder.
 pub(crate) struct Big5Encoder;
+
+/// The bytes of each BMP code point with an index Big5 pointer, in the pages of
+/// `BIG5_ENC_PAGES` (astral ones are the loop's).
+static ENC_BYTES: [u16; BIG5_ENC_BLOCKS.len()] =
+    runs::pointer_bytes(&BIG5_ENC_BLOCKS, runs::PointerBytes::Big5);
 
 impl Big5Encoder {
     pub(crate) fn new() -> Self {
@@ -273,7 +297,7 @@ impl Big5Encoder {
         _last: bool,
     ) -> EncoderResult {
         loop {
-            src.copy_ascii(dst);
+            src.encode_run(dst, |c| paged(&BIG5_ENC_PAGES, &ENC_BYTES, c));
             loop {
                 // 1. If codePoint is end-of-queue, then return finished.
                 let Some((c, len)) = src.peek() else {

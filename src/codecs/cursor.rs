@@ -36,6 +36,8 @@ pub(crate) trait Dest {
     fn push_bmp(&mut self, u: u16);
     /// Whether the BMP scalar value `u` fits.
     fn room_for_bmp(&self, u: u16) -> bool;
+    /// Writes the scalar value `c` (not a surrogate) if it fits; returns whether it did.
+    fn try_push_scalar(&mut self, c: u32) -> bool;
     /// Copies the ASCII prefix of `src` as far as it fits (a kernel); returns bytes consumed.
     fn copy_ascii(&mut self, src: &[u8]) -> usize;
     /// Decodes `src` through a single-byte index while mapped and fitting (a kernel);
@@ -109,6 +111,12 @@ impl Dest for Utf8Dest<'_> {
             3
         };
         len <= self.left()
+    }
+    #[inline(always)]
+    fn try_push_scalar(&mut self, c: u32) -> bool {
+        let n = put_utf8(c, self.buf.get_mut(self.pos..).unwrap_or_default());
+        self.pos += n;
+        n != 0
     }
     #[inline]
     fn copy_ascii(&mut self, src: &[u8]) -> usize {
@@ -188,6 +196,25 @@ impl Dest for Utf16Dest<'_> {
     fn room_for_bmp(&self, _u: u16) -> bool {
         self.pos < self.buf.len()
     }
+    #[inline(always)]
+    fn try_push_scalar(&mut self, c: u32) -> bool {
+        if c < 0x10000 {
+            let Some(slot) = self.buf.get_mut(self.pos) else {
+                return false;
+            };
+            *slot = c as u16;
+            self.pos += 1;
+            return true;
+        }
+        let Some(slots) = self.buf.get_mut(self.pos..self.pos + 2) else {
+            return false;
+        };
+        let c = c - 0x10000;
+        slots[0] = 0xD800 | (c >> 10) as u16;
+        slots[1] = 0xDC00 | (c & 0x3FF) as u16;
+        self.pos += 2;
+        true
+    }
     #[inline]
     fn copy_ascii(&mut self, src: &[u8]) -> usize {
         let n = self.kernels.widen_ascii(src, &mut self.buf[self.pos..]);
@@ -227,12 +254,38 @@ pub(crate) trait Source {
     fn peek(&self) -> Option<(char, usize)>;
     /// Consumes `units` code units (a length returned by [`Source::peek`]).
     fn advance(&mut self, units: usize);
-    /// Copies the ASCII prefix of the rest of the input into `dst` (a kernel), consuming it;
-    /// returns its length.
-    fn copy_ascii(&mut self, dst: &mut ByteDest<'_>) -> usize;
     /// Writes the rest of the input as UTF-8 into `dst` as far as whole characters fit,
     /// stopping before an unpaired surrogate (a kernel), consuming it; returns units consumed.
     fn copy_as_utf8(&mut self, dst: &mut ByteDest<'_>) -> usize;
+    /// Encodes characters while they are ASCII or `map` encodes them, consuming them; stops at
+    /// the end of the input, at a character `map` declines (left unconsumed), or when the
+    /// output is full. `map(code_point)` for a non-ASCII scalar value is 0 (declined: the
+    /// state machine decides), a single byte `0x01..=0xFF`, or two bytes `lead << 8 | trail`
+    /// with `lead != 0`. Surrogates in UTF-16 input are always left to the state machine.
+    fn encode_run(&mut self, dst: &mut ByteDest<'_>, map: impl Fn(u32) -> u16);
+}
+
+/// Writes what `map` returned for a character (one byte, or two as `lead << 8 | trail`) if
+/// it fits; returns the bytes written, 0 if it does not fit.
+#[inline(always)]
+fn put_mapped(buf: &mut [u8], w: usize, m: u16) -> usize {
+    if m < 0x100 {
+        match buf.get_mut(w) {
+            Some(slot) => {
+                *slot = m as u8;
+                1
+            }
+            None => 0,
+        }
+    } else {
+        match buf.get_mut(w..w + 2) {
+            Some(slots) => {
+                slots.copy_from_slice(&m.to_be_bytes());
+                2
+            }
+            None => 0,
+        }
+    }
 }
 
 /// Encoder input from UTF-8.
@@ -263,15 +316,6 @@ impl Source for Utf8Source<'_> {
         self.pos += units;
     }
     #[inline]
-    fn copy_ascii(&mut self, dst: &mut ByteDest<'_>) -> usize {
-        let n = self
-            .kernels
-            .copy_ascii(&self.src.as_bytes()[self.pos..], &mut dst.buf[dst.pos..]);
-        self.pos += n;
-        dst.pos += n;
-        n
-    }
-    #[inline]
     fn copy_as_utf8(&mut self, dst: &mut ByteDest<'_>) -> usize {
         // The input is valid UTF-8 already: copy up to the last character boundary that fits.
         let rest = &self.src.as_bytes()[self.pos..];
@@ -282,6 +326,54 @@ impl Source for Utf8Source<'_> {
         dst.push(&rest[..n]);
         self.pos += n;
         n
+    }
+    #[inline(always)]
+    fn encode_run(&mut self, dst: &mut ByteDest<'_>, map: impl Fn(u32) -> u16) {
+        let bytes = self.src.as_bytes();
+        let buf = &mut *dst.buf;
+        let (mut p, mut w) = (self.pos, dst.pos);
+        while let Some(&b0) = bytes.get(p) {
+            if b0 < 0x80 {
+                let Some(slot) = buf.get_mut(w) else {
+                    break;
+                };
+                *slot = b0;
+                p += 1;
+                w += 1;
+                if bytes.get(p).is_some_and(|&b| b < 0x80) {
+                    let n = self
+                        .kernels
+                        .copy_ascii(&bytes[p..], buf.get_mut(w..).unwrap_or_default());
+                    p += n;
+                    w += n;
+                }
+                continue;
+            }
+            // `p` is a character boundary of a `str`: the whole character is there.
+            let cont = |i: usize| u32::from(bytes.get(p + i).copied().unwrap_or(0) & 0x3F);
+            let (c, len) = if b0 < 0xE0 {
+                (u32::from(b0 & 0x1F) << 6 | cont(1), 2)
+            } else if b0 < 0xF0 {
+                (u32::from(b0 & 0x0F) << 12 | cont(1) << 6 | cont(2), 3)
+            } else {
+                (
+                    u32::from(b0 & 0x07) << 18 | cont(1) << 12 | cont(2) << 6 | cont(3),
+                    4,
+                )
+            };
+            let m = map(c);
+            if m == 0 {
+                break;
+            }
+            let n = put_mapped(buf, w, m);
+            if n == 0 {
+                break;
+            }
+            w += n;
+            p += len;
+        }
+        self.pos = p;
+        dst.pos = w;
     }
 }
 
@@ -323,15 +415,6 @@ impl Source for Utf16Source<'_> {
         self.pos += units;
     }
     #[inline]
-    fn copy_ascii(&mut self, dst: &mut ByteDest<'_>) -> usize {
-        let n = self
-            .kernels
-            .narrow_ascii(&self.src[self.pos..], &mut dst.buf[dst.pos..]);
-        self.pos += n;
-        dst.pos += n;
-        n
-    }
-    #[inline]
     fn copy_as_utf8(&mut self, dst: &mut ByteDest<'_>) -> usize {
         let (read, written) = self
             .kernels
@@ -339,6 +422,46 @@ impl Source for Utf16Source<'_> {
         self.pos += read;
         dst.pos += written;
         read
+    }
+    #[inline(always)]
+    fn encode_run(&mut self, dst: &mut ByteDest<'_>, map: impl Fn(u32) -> u16) {
+        let units = self.src;
+        let buf = &mut *dst.buf;
+        let (mut p, mut w) = (self.pos, dst.pos);
+        while let Some(&u) = units.get(p) {
+            if u < 0x80 {
+                let Some(slot) = buf.get_mut(w) else {
+                    break;
+                };
+                *slot = u as u8;
+                p += 1;
+                w += 1;
+                if units.get(p).is_some_and(|&u| u < 0x80) {
+                    let n = self
+                        .kernels
+                        .narrow_ascii(&units[p..], buf.get_mut(w..).unwrap_or_default());
+                    p += n;
+                    w += n;
+                }
+                continue;
+            }
+            // Surrogates (pairs and unpaired ones) are the state machine's.
+            if u & 0xF800 == 0xD800 {
+                break;
+            }
+            let m = map(u32::from(u));
+            if m == 0 {
+                break;
+            }
+            let n = put_mapped(buf, w, m);
+            if n == 0 {
+                break;
+            }
+            w += n;
+            p += 1;
+        }
+        self.pos = p;
+        dst.pos = w;
     }
 }
 

@@ -15,6 +15,7 @@
 //! The encoder never produces JIS X 0212 (the standard's encoder has no such step).
 
 use crate::codecs::cursor::{ByteDest, Dest, Source};
+use crate::codecs::runs::{self, PairShape};
 use crate::results::{DecoderResult, EncoderResult};
 use crate::tables::jis0208::{JIS0208, JIS0208_ENC_BLOCKS, JIS0208_ENC_PAGES};
 use crate::tables::jis0212::JIS0212;
@@ -217,62 +218,32 @@ impl EucJpDecoder {
 /// (an error, or a sequence cut by the end of `src`).
 #[inline(always)]
 fn decode_fast<D: Dest>(src: &[u8], dst: &mut D) -> (usize, bool) {
-    let mut read = 0;
-    loop {
-        read += dst.copy_ascii(src.get(read..).unwrap_or_default());
-        loop {
-            let Some(&byte) = src.get(read) else {
-                return (read, false);
-            };
-            let (code_point, len) = match byte {
-                0x00..=0x7F => {
-                    // Either the kernel stopped here for lack of room, or an ASCII byte
-                    // follows a non-ASCII character: write it, and go back to the kernel
-                    // only if another ASCII byte follows (text often has single spaces and
-                    // punctuation between non-ASCII characters).
-                    if !dst.room_for_ascii() {
-                        return (read, true);
-                    }
-                    dst.push_ascii(byte);
-                    read += 1;
-                    if src.get(read).is_some_and(|&next| next < 0x80) {
-                        break;
-                    }
-                    continue;
-                }
-                0xA1..=0xFE => {
-                    let Some(code_point) = src.get(read + 1).and_then(|&trail| two_byte(byte, trail, false))
-                    else {
-                        return (read, false);
-                    };
-                    (code_point, 2)
-                }
-                0x8E => match src.get(read + 1) {
-                    Some(&trail @ 0xA1..=0xDF) => (0xFF61 - 0xA1 + u16::from(trail), 2),
-                    _ => return (read, false),
-                },
-                0x8F => {
-                    let code_point = match (src.get(read + 1), src.get(read + 2)) {
-                        (Some(&leading), Some(&trail)) => two_byte(leading, trail, true),
-                        _ => None,
-                    };
-                    let Some(code_point) = code_point else {
-                        return (read, false);
-                    };
-                    (code_point, 3)
-                }
-                _ => return (read, false),
-            };
-            if !dst.room_for_bmp(code_point) {
-                return (read, true);
-            }
-            dst.push_bmp(code_point);
-            read += len;
-        }
-    }
+    // The run takes ASCII, 0x8E half-width katakana and jis0208 pairs; 0x8F (jis0212) is the
+    // step's.
+    runs::decode_run(
+        src,
+        dst,
+        |_| 0,
+        |leading, byte| match (leading, byte) {
+            (0x8E, 0xA1..=0xDF) => 0xFF61 - 0xA1 + u32::from(byte),
+            _ => SHAPE
+                .pointer(leading, byte)
+                .and_then(|p| JIS0208.get(p).copied())
+                .map_or(0, u32::from),
+        },
+    )
 }
 
+/// Lead and trail bytes of jis0208 pairs (step 5.4): rows of 94 for leads 0xA1–0xFE, columns
+/// for trails 0xA1–0xFE.
+static SHAPE: PairShape = PairShape::new(&[(0xA1, 0xFE)], &[(0xA1, 0xFE)], 94);
+
 pub(crate) struct EucJpEncoder;
+
+/// The bytes of each code point with an index jis0208 pointer, in the pages of
+/// `JIS0208_ENC_PAGES`.
+static ENC_BYTES: [u16; JIS0208_ENC_BLOCKS.len()] =
+    runs::pointer_bytes(&JIS0208_ENC_BLOCKS, runs::PointerBytes::EucJp);
 
 /// What the encoder writes for one non-ASCII code point.
 enum Mapped {
@@ -321,7 +292,11 @@ impl EucJpEncoder {
         _last: bool,
     ) -> EncoderResult {
         loop {
-            src.copy_ascii(dst);
+            // The run takes what index jis0208 gives directly; steps 3–6 are the loop's below.
+            src.encode_run(dst, |c| match c {
+                0xA5 | 0x203E | 0x2212 | 0xFF61..=0xFF9F => 0,
+                _ => paged(&JIS0208_ENC_PAGES, &ENC_BYTES, c),
+            });
             loop {
                 let Some((c, len)) = src.peek() else {
                     // 1. If codePoint is end-of-queue, then return finished.
@@ -361,6 +336,7 @@ impl EucJpEncoder {
                     }
                 }
                 src.advance(len);
+                break;
             }
         }
     }

@@ -15,6 +15,7 @@
 //! the generated index EUC-KR pointer table.
 
 use crate::codecs::cursor::{ByteDest, Dest, Source};
+use crate::codecs::runs::{self, PairShape};
 use crate::results::{DecoderResult, EncoderResult};
 use crate::tables::euc_kr::{EUC_KR, EUC_KR_ENC_BLOCKS, EUC_KR_ENC_PAGES};
 use crate::tables::paged;
@@ -180,40 +181,29 @@ impl EucKrDecoder {
 /// (an error, or a leading byte whose trailing byte is not in `src`).
 #[inline(always)]
 fn decode_fast<D: Dest>(src: &[u8], dst: &mut D) -> (usize, bool) {
-    let mut read = 0;
-    loop {
-        read += dst.copy_ascii(src.get(read..).unwrap_or_default());
-        loop {
-            let Some(&byte) = src.get(read) else {
-                return (read, false);
-            };
-            if byte < 0x80 {
-                // Either the kernel stopped here for lack of room, or an ASCII byte follows a
-                // two-byte character: write it, and go back to the kernel only if another
-                // ASCII byte follows (Korean text has single spaces between words).
-                if !dst.room_for_ascii() {
-                    return (read, true);
-                }
-                dst.push_ascii(byte);
-                read += 1;
-                if src.get(read).is_some_and(|&next| next < 0x80) {
-                    break;
-                }
-                continue;
-            }
-            let Some(code_point) = src.get(read + 1).and_then(|&trail| two_byte(byte, trail)) else {
-                return (read, false);
-            };
-            if !dst.room_for_bmp(code_point) {
-                return (read, true);
-            }
-            dst.push_bmp(code_point);
-            read += 2;
-        }
-    }
+    runs::decode_run(
+        src,
+        dst,
+        |_| 0,
+        |leading, byte| {
+            SHAPE
+                .pointer(leading, byte)
+                .and_then(|p| EUC_KR.get(p).copied())
+                .map_or(0, u32::from)
+        },
+    )
 }
 
+/// Lead and trail bytes of two-byte characters (steps 3.3–3.4): rows of 190 pointers for
+/// leads 0x81–0xFE, columns for trails 0x41–0xFE.
+static SHAPE: PairShape = PairShape::new(&[(0x81, 0xFE)], &[(0x41, 0xFE)], 190);
+
 pub(crate) struct EucKrEncoder;
+
+/// The bytes of each code point with an index EUC-KR pointer, in the pages of
+/// `EUC_KR_ENC_PAGES`.
+static ENC_BYTES: [u16; EUC_KR_ENC_BLOCKS.len()] =
+    runs::pointer_bytes(&EUC_KR_ENC_BLOCKS, runs::PointerBytes::EucKr);
 
 impl EucKrEncoder {
     pub(crate) fn new() -> Self {
@@ -228,7 +218,7 @@ impl EucKrEncoder {
         _last: bool,
     ) -> EncoderResult {
         loop {
-            src.copy_ascii(dst);
+            src.encode_run(dst, |c| paged(&EUC_KR_ENC_PAGES, &ENC_BYTES, c));
             loop {
                 let Some((c, len)) = src.peek() else {
                     // 1. If codePoint is end-of-queue, then return finished.
@@ -262,6 +252,7 @@ impl EucKrEncoder {
                 // 5–7. Return two bytes: pointer / 190 + 0x81 and pointer % 190 + 0x41.
                 dst.push(&[(pointer / 190 + 0x81) as u8, (pointer % 190 + 0x41) as u8]);
                 src.advance(len);
+                break;
             }
         }
     }

@@ -27,6 +27,7 @@
 
 use crate::codecs::Pending;
 use crate::codecs::cursor::{ByteDest, Dest, Source};
+use crate::codecs::runs::{self, PairShape};
 use crate::results::{DecoderResult, EncoderResult};
 use crate::tables::gb18030::{GB18030, GB18030_ENC_BLOCKS, GB18030_ENC_PAGES, GB18030_RANGES};
 use crate::tables::paged;
@@ -347,7 +348,19 @@ impl Gb18030Decoder {
 #[inline(always)]
 fn decode_fast<D: Dest>(src: &[u8], mut read: usize, dst: &mut D) -> usize {
     'ascii: loop {
-        read += dst.copy_ascii(src.get(read..).unwrap_or_default());
+        // The run takes ASCII, 0x80 and two-byte characters; four-byte ones are below.
+        read += runs::decode_run(
+            src.get(read..).unwrap_or_default(),
+            dst,
+            |byte| if byte == 0x80 { 0x20AC } else { 0 },
+            |leading, byte| {
+                SHAPE
+                    .pointer(leading, byte)
+                    .and_then(|p| GB18030.get(p).copied())
+                    .map_or(0, u32::from)
+            },
+        )
+        .0;
         loop {
             let Some(&leading) = src.get(read) else {
                 return read;
@@ -404,14 +417,24 @@ fn decode_fast<D: Dest>(src: &[u8], mut read: usize, dst: &mut D) -> usize {
                 }
                 0xFF => return read,
             }
+            continue 'ascii;
         }
     }
 }
+
+/// Lead and trail bytes of two-byte characters (steps 5.5–5.6): rows of 190 pointers for
+/// leads 0x81–0xFE, columns for trails 0x40–0x7E then 0x80–0xFE (byte − offset).
+static SHAPE: PairShape = PairShape::new(&[(0x81, 0xFE)], &[(0x40, 0x7E), (0x80, 0xFE)], 190);
 
 /// The gb18030 encoder, or GBK's with `is_gbk`.
 pub(crate) struct Gb18030Encoder {
     is_gbk: bool,
 }
+
+/// The bytes of each code point with an index gb18030 pointer, in the pages of
+/// `GB18030_ENC_PAGES`.
+static ENC_BYTES: [u16; GB18030_ENC_BLOCKS.len()] =
+    runs::pointer_bytes(&GB18030_ENC_BLOCKS, runs::PointerBytes::Gb18030);
 
 impl Gb18030Encoder {
     pub(crate) fn new(is_gbk: bool) -> Self {
@@ -427,34 +450,38 @@ impl Gb18030Encoder {
         _last: bool,
     ) -> EncoderResult {
         loop {
-            src.copy_ascii(dst);
-            loop {
-                // 1. If codePoint is end-of-queue, then return finished.
-                let Some((c, len)) = src.peek() else {
-                    return EncoderResult::InputEmpty;
-                };
-                let code_point = u32::from(c);
-                // 2. If codePoint is an ASCII code point, then return a byte whose value is
-                //    codePoint. (The kernel stopped here: the output is full, or it stopped
-                //    early; write this one and go back to the kernel.)
-                if code_point < 0x80 {
-                    if dst.left() == 0 {
-                        return EncoderResult::OutputFull;
-                    }
-                    dst.push_byte(code_point as u8);
-                    src.advance(len);
-                    break;
-                }
-                let Some((bytes, n)) = self.encode_non_ascii(code_point) else {
-                    src.advance(len);
-                    return EncoderResult::Unmappable(c);
-                };
-                if dst.left() < n {
+            // The run takes what index gb18030 gives directly; steps 3–5 (U+E5E5, the
+            // GB18030-2022 table, GBK's euro sign) and the ranges are the loop's below.
+            src.encode_run(dst, |c| match c {
+                0x20AC | 0xE5E5..=0xE864 => 0,
+                _ => paged(&GB18030_ENC_PAGES, &ENC_BYTES, c),
+            });
+            // One character the run left, then back to the run.
+            // 1. If codePoint is end-of-queue, then return finished.
+            let Some((c, len)) = src.peek() else {
+                return EncoderResult::InputEmpty;
+            };
+            let code_point = u32::from(c);
+            // 2. If codePoint is an ASCII code point, then return a byte whose value is
+            //    codePoint. (The kernel stopped here: the output is full, or it stopped
+            //    early; write this one and go back to the kernel.)
+            if code_point < 0x80 {
+                if dst.left() == 0 {
                     return EncoderResult::OutputFull;
                 }
-                dst.push(bytes.get(..n).unwrap_or_default());
+                dst.push_byte(code_point as u8);
                 src.advance(len);
+                continue;
             }
+            let Some((bytes, n)) = self.encode_non_ascii(code_point) else {
+                src.advance(len);
+                return EncoderResult::Unmappable(c);
+            };
+            if dst.left() < n {
+                return EncoderResult::OutputFull;
+            }
+            dst.push(bytes.get(..n).unwrap_or_default());
+            src.advance(len);
         }
     }
 

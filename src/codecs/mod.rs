@@ -44,6 +44,7 @@ mod euc_kr;
 mod gb18030;
 mod iso_2022_jp;
 mod replacement;
+mod runs;
 mod shift_jis;
 mod single_byte;
 mod utf_16;

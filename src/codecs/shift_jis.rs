@@ -16,6 +16,7 @@
 //! the generated index Shift_JIS pointer table (pointers 8272–8835 already excluded).
 
 use crate::codecs::cursor::{ByteDest, Dest, Source};
+use crate::codecs::runs::{self, PairShape};
 use crate::results::{DecoderResult, EncoderResult};
 use crate::tables::jis0208::{JIS0208, SHIFT_JIS_ENC_BLOCKS, SHIFT_JIS_ENC_PAGES};
 use crate::tables::paged;
@@ -186,55 +187,39 @@ impl ShiftJisDecoder {
     }
 }
 
+/// Lead and trail bytes of two-byte characters: rows of 188 pointers for leads 0x81–0x9F
+/// then 0xE0–0xFC (steps 3.5–3.6: leading − leadingOffset), columns for trails 0x40–0x7E then
+/// 0x80–0xFC (byte − offset).
+static SHAPE: PairShape = PairShape::new(&[(0x81, 0x9F), (0xE0, 0xFC)], &[(0x40, 0x7E), (0x80, 0xFC)], 188);
+
 /// Decodes the characters at the start of `src` that are whole, valid and fit, with no
 /// leading byte held. Returns the bytes read and whether it stopped because the output is
 /// full; otherwise it stopped at the end of `src` or at a byte for [`ShiftJisDecoder::step`]
-/// (an error, or a leading byte whose trailing byte is not in `src`).
+/// (an error, a leading byte whose trailing byte is not in `src`, or an EUDC pointer).
 #[inline(always)]
 fn decode_fast<D: Dest>(src: &[u8], dst: &mut D) -> (usize, bool) {
-    let mut read = 0;
-    loop {
-        read += dst.copy_ascii(src.get(read..).unwrap_or_default());
-        loop {
-            let Some(&byte) = src.get(read) else {
-                return (read, false);
-            };
-            let (code_point, len) = match byte {
-                0x00..=0x7F => {
-                    // Either the kernel stopped here for lack of room, or an ASCII byte
-                    // follows a non-ASCII character: write it, and go back to the kernel
-                    // only if another ASCII byte follows (text often has single spaces and
-                    // punctuation between non-ASCII characters).
-                    if !dst.room_for_ascii() {
-                        return (read, true);
-                    }
-                    dst.push_ascii(byte);
-                    read += 1;
-                    if src.get(read).is_some_and(|&next| next < 0x80) {
-                        break;
-                    }
-                    continue;
-                }
-                0x80 => (0x80, 1),
-                0xA1..=0xDF => (0xFF61 - 0xA1 + u16::from(byte), 1),
-                0x81..=0x9F | 0xE0..=0xFC => {
-                    let Some(code_point) = src.get(read + 1).and_then(|&trail| two_byte(byte, trail)) else {
-                        return (read, false);
-                    };
-                    (code_point, 2)
-                }
-                _ => return (read, false),
-            };
-            if !dst.room_for_bmp(code_point) {
-                return (read, true);
-            }
-            dst.push_bmp(code_point);
-            read += len;
-        }
-    }
+    runs::decode_run(
+        src,
+        dst,
+        |byte| match byte {
+            0x80 => 0x80,
+            0xA1..=0xDF => 0xFF61 - 0xA1 + u32::from(byte),
+            _ => 0,
+        },
+        |leading, byte| match SHAPE.pointer(leading, byte) {
+            // Index jis0208 (0 where it has no code point, and at the EUDC pointers).
+            Some(pointer) => JIS0208.get(pointer).copied().map_or(0, u32::from),
+            None => 0,
+        },
+    )
 }
 
 pub(crate) struct ShiftJisEncoder;
+
+/// The bytes of each code point with an index Shift_JIS pointer, in the pages of
+/// `SHIFT_JIS_ENC_PAGES`.
+static ENC_BYTES: [u16; SHIFT_JIS_ENC_BLOCKS.len()] =
+    runs::pointer_bytes(&SHIFT_JIS_ENC_BLOCKS, runs::PointerBytes::ShiftJis);
 
 /// What the encoder writes for one non-ASCII code point.
 enum Mapped {
@@ -290,35 +275,37 @@ impl ShiftJisEncoder {
         _last: bool,
     ) -> EncoderResult {
         loop {
-            src.copy_ascii(dst);
-            loop {
-                let Some((c, len)) = src.peek() else {
-                    // 1. If codePoint is end-of-queue, then return finished.
-                    return EncoderResult::InputEmpty;
-                };
-                match map(c) {
-                    Mapped::One(byte) => {
-                        if dst.left() == 0 {
-                            return EncoderResult::OutputFull;
-                        }
-                        dst.push_byte(byte);
-                        src.advance(len);
-                        if c.is_ascii() && src.peek().is_some_and(|(next, _)| next.is_ascii()) {
-                            // Back to the kernel for the rest of the ASCII run.
-                            break;
-                        }
+            // The run takes what the index Shift_JIS pointer gives directly; steps 2–6 (the
+            // single bytes and U+2212) are the state machine's.
+            src.encode_run(dst, |c| match c {
+                0x80 | 0xA5 | 0x203E | 0x2212 | 0xFF61..=0xFF9F => 0,
+                _ => paged(&SHIFT_JIS_ENC_PAGES, &ENC_BYTES, c),
+            });
+            // One character the run left, then back to the run.
+            let Some((c, len)) = src.peek() else {
+                // 1. If codePoint is end-of-queue, then return finished.
+                return EncoderResult::InputEmpty;
+            };
+            match map(c) {
+                Mapped::One(byte) => {
+                    if dst.left() == 0 {
+                        return EncoderResult::OutputFull;
                     }
-                    Mapped::Two(leading, trailing) => {
-                        if dst.left() < 2 {
-                            return EncoderResult::OutputFull;
-                        }
-                        dst.push(&[leading, trailing]);
-                        src.advance(len);
+                    dst.push_byte(byte);
+                    src.advance(len);
+                    continue;
+                }
+                Mapped::Two(leading, trailing) => {
+                    if dst.left() < 2 {
+                        return EncoderResult::OutputFull;
                     }
-                    Mapped::Unmappable => {
-                        src.advance(len);
-                        return EncoderResult::Unmappable(c);
-                    }
+                    dst.push(&[leading, trailing]);
+                    src.advance(len);
+                    continue;
+                }
+                Mapped::Unmappable => {
+                    src.advance(len);
+                    return EncoderResult::Unmappable(c);
                 }
             }
         }

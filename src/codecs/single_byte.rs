@@ -68,7 +68,8 @@ impl SingleByteEncoder {
         _last: bool,
     ) -> EncoderResult {
         loop {
-            src.copy_ascii(dst);
+            let (pages, blocks) = (self.tables.enc_pages, self.tables.enc_blocks);
+            src.encode_run(dst, |c| u16::from(paged(pages, blocks, c)));
             let Some((c, len)) = src.peek() else {
                 return EncoderResult::InputEmpty;
             };

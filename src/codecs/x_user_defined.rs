@@ -52,7 +52,10 @@ impl XUserDefinedEncoder {
         _last: bool,
     ) -> EncoderResult {
         loop {
-            src.copy_ascii(dst);
+            src.encode_run(dst, |c| match c {
+                0xF780..=0xF7FF => (c - 0xF780 + 0x80) as u16,
+                _ => 0,
+            });
             let Some((c, len)) = src.peek() else {
                 return EncoderResult::InputEmpty;
             };

@@ -270,9 +270,15 @@ pub(crate) fn single_byte_to_utf8(src: &[u8], table: &[u16; 128], dst: &mut [u8]
     while read < src.len() && written < dst.len() {
         let b = src[read];
         if b < 0x80 {
-            let n = copy_ascii(&src[read..], &mut dst[written..]);
-            read += n;
-            written += n;
+            // One ASCII byte inline (text has single spaces between words); a run: the copy.
+            dst[written] = b;
+            read += 1;
+            written += 1;
+            if src.get(read).is_some_and(|&next| next < 0x80) {
+                let n = copy_ascii(&src[read..], dst.get_mut(written..).unwrap_or_default());
+                read += n;
+                written += n;
+            }
             continue;
         }
         let u = table[usize::from(b - 0x80)];

@@ -379,3 +379,65 @@ fn random_inputs_with_quickcheck() {
         .tests(3000)
         .quickcheck(prop as fn(Vec<u8>, u16) -> TestResult);
 }
+
+/// Long ASCII texts (the validators skip ASCII four blocks at a time, after an ASCII block)
+/// with a multi-byte character or an error at every position around the block edges, and
+/// output buffers cut at every block edge.
+#[test]
+fn utf8_long_ascii_runs() {
+    let specials: [&[u8]; 6] = [
+        b"\xC3\xA9",
+        b"\xE6\x97\xA5",
+        b"\xF0\x9F\x98\x80",
+        b"\xE6\x97",
+        b"\xFF",
+        b"\x80",
+    ];
+    let lens: Vec<usize> = if quick() {
+        vec![330, 700]
+    } else {
+        vec![320, 383, 384, 385, 448, 640, 700, 1100]
+    };
+    for k in levels() {
+        for &len in &lens {
+            let base: Vec<u8> = (0..len).map(|i| b'a' + (i % 26) as u8).collect();
+            let positions = (0..len).filter(|p| p % 64 < 5 || p % 64 > 58 || quick() && p % 97 == 0);
+            for pos in positions.step_by(stride()) {
+                for special in specials {
+                    let mut v = base.clone();
+                    for (i, &b) in special.iter().enumerate() {
+                        if pos + i < len {
+                            v[pos + i] = b;
+                        }
+                    }
+                    let s = scalar_table();
+                    assert_eq!(
+                        k.utf8_valid_up_to(&v),
+                        s.utf8_valid_up_to(&v),
+                        "{:?} len {len} pos {pos}",
+                        k.level()
+                    );
+                    for cap in [
+                        len,
+                        pos,
+                        pos.saturating_sub(1),
+                        pos + 2,
+                        pos / 64 * 64,
+                        pos / 64 * 64 + 64,
+                        256,
+                        320,
+                    ] {
+                        let cap = cap.min(len + 4);
+                        let (mut a, mut b) = (vec![0xA5u8; cap], vec![0xA5u8; cap]);
+                        assert_eq!(
+                            (k.utf8_copy_valid(&v, &mut a), &a),
+                            (s.utf8_copy_valid(&v, &mut b), &b),
+                            "{:?} len {len} pos {pos} cap {cap}",
+                            k.level()
+                        );
+                    }
+                }
+            }
+        }
+    }
+}

@@ -170,6 +170,8 @@ const BLOCK: usize = 64;
 struct Checker<V> {
     prev: V,
     prev_incomplete: V,
+    /// Whether the last block checked was all ASCII (then `prev_incomplete` is zero).
+    ascii: bool,
     t1h: V,
     t1l: V,
     t2h: V,
@@ -185,6 +187,7 @@ impl<V: Utf8Vector> Checker<V> {
             Checker {
                 prev: V::splat(0),
                 prev_incomplete: V::splat(0),
+                ascii: false,
                 t1h: V::repeat16(&BYTE_1_HIGH),
                 t1l: V::repeat16(&BYTE_1_LOW),
                 t2h: V::repeat16(&BYTE_2_HIGH),
@@ -212,8 +215,10 @@ impl<V: Utf8Vector> Checker<V> {
                 let error = self.prev_incomplete.any();
                 self.prev = V::load(p.add(BLOCK - V::LANES));
                 self.prev_incomplete = V::splat(0);
+                self.ascii = true;
                 return error;
             }
+            self.ascii = false;
             let mut error = V::splat(0);
             let mut i = 0;
             while i < BLOCK {
@@ -224,6 +229,49 @@ impl<V: Utf8Vector> Checker<V> {
             }
             self.prev_incomplete = self.prev.saturating_sub(V::incomplete_limits());
             error.any()
+        }
+    }
+
+    /// Checks the last bytes of the input, fewer than a block, as a block padded with zeros:
+    /// true if they hold no error and end with a whole character (a character cut by the
+    /// end is an error here: a zero byte cannot continue it).
+    ///
+    /// # Safety
+    /// The ISA is enabled in the caller.
+    #[inline(always)]
+    unsafe fn tail_is_valid(&mut self, tail: &[u8]) -> bool {
+        let mut block = [0u8; BLOCK];
+        let n = tail.len().min(BLOCK);
+        block[..n].copy_from_slice(&tail[..n]);
+        // SAFETY: `block` has 64 readable bytes; ISA enabled per contract.
+        unsafe { !self.block_has_error(block.as_ptr()) }
+    }
+
+    /// After an ASCII block: checks the `RUN` bytes at `p` (a multiple of 64) for being all
+    /// ASCII, as one step; true (and the blocks count as checked) if they are.
+    ///
+    /// # Safety
+    /// - The ISA is enabled in the caller.
+    /// - `p` is valid for reading `RUN` bytes.
+    #[inline(always)]
+    unsafe fn ascii_run<const RUN: usize>(&mut self, p: *const u8) -> bool {
+        if !self.ascii {
+            return false;
+        }
+        // SAFETY: every load reads inside the `RUN` bytes at `p`; ISA enabled per contract.
+        unsafe {
+            let mut any_high = V::splat(0);
+            let mut i = 0;
+            while i < RUN {
+                any_high = any_high.or(V::load(p.add(i)));
+                i += V::LANES;
+            }
+            if any_high.high_mask() != 0 {
+                return false;
+            }
+            // `prev_incomplete` is already zero (the last block was ASCII).
+            self.prev = V::load(p.add(RUN - V::LANES));
+            true
         }
     }
 
@@ -249,6 +297,9 @@ impl<V: Utf8Vector> Checker<V> {
         }
     }
 }
+
+/// The bytes checked as one step while the text is ASCII.
+const ASCII_RUN: usize = 4 * BLOCK;
 
 /// Where the character that contains position `i` starts: `i` itself if a character starts
 /// there (or `i` is the end), else the lead byte up to three places before it. Used only where
@@ -282,11 +333,21 @@ pub(crate) unsafe fn valid_up_to<V: Utf8Vector>(src: &[u8]) -> usize {
     let mut checker = unsafe { Checker::<V>::new() };
     let mut i = 0;
     while i + BLOCK <= src.len() {
+        // SAFETY: `i + ASCII_RUN <= src.len()`; ISA enabled per contract.
+        if i + ASCII_RUN <= src.len() && unsafe { checker.ascii_run::<ASCII_RUN>(src.as_ptr().add(i)) } {
+            i += ASCII_RUN;
+            continue;
+        }
         // SAFETY: `i + 64 <= src.len()`; ISA enabled per contract.
         if unsafe { checker.block_has_error(src.as_ptr().add(i)) } {
-            break;
+            let p = char_start(src, i);
+            return p + scalar::utf8_valid_up_to(&src[p..]);
         }
         i += BLOCK;
+    }
+    // SAFETY: ISA enabled per contract.
+    if i < src.len() && unsafe { checker.tail_is_valid(&src[i..]) } {
+        return src.len();
     }
     let p = char_start(src, i);
     p + scalar::utf8_valid_up_to(&src[p..])
@@ -299,18 +360,37 @@ pub(crate) unsafe fn copy_valid<V: Utf8Vector>(src: &[u8], dst: &mut [u8]) -> (u
     let limit = src.len().min(dst.len());
     // SAFETY: ISA enabled per contract.
     let mut checker = unsafe { Checker::<V>::new() };
+    // Blocks before `i` are validated, blocks before `copied` stored. A block is stored once
+    // the next one has validated too: then the character that crosses into the next block is
+    // known complete and valid, so every byte stored belongs to `dst[..written]`. One pass:
+    // the stored block is still in L1 from its validation.
     let mut i = 0;
     let mut copied = 0;
+    let mut failed = false;
     while i + BLOCK <= limit {
+        // SAFETY: `i + ASCII_RUN <= limit`; ISA enabled per contract.
+        if i + ASCII_RUN <= limit && unsafe { checker.ascii_run::<ASCII_RUN>(src.as_ptr().add(i)) } {
+            // The block before these (if not stored yet) ends with a whole character, and
+            // they are whole characters: store from `copied` (`i - 64` or `i`) to the end.
+            i += ASCII_RUN;
+            // SAFETY: `copied <= i <= limit` and `i - copied` is a multiple of the vector
+            // size: every store is in bounds of both slices; ISA enabled per contract.
+            unsafe {
+                while copied < i {
+                    V::load(src.as_ptr().add(copied)).store(dst.as_mut_ptr().add(copied));
+                    copied += V::LANES;
+                }
+            }
+            continue;
+        }
         // SAFETY: `i + 64 <= src.len()`; ISA enabled per contract.
         if unsafe { checker.block_has_error(src.as_ptr().add(i)) } {
+            failed = true;
             break;
         }
-        i += BLOCK;
-        // Everything before `i` is valid; the characters up to `end` are complete.
-        let end = char_start(src, i);
-        if copied + BLOCK == end && end == i {
-            // SAFETY: `copied + 64 == i <= limit`, in bounds of both; ISA enabled.
+        if copied < i {
+            // SAFETY: `copied == i - 64` (it is `i` or one block behind) and `i <= limit`:
+            // the block is in bounds of both slices; ISA enabled per contract.
             unsafe {
                 let mut k = 0;
                 while k < BLOCK {
@@ -318,11 +398,20 @@ pub(crate) unsafe fn copy_valid<V: Utf8Vector>(src: &[u8], dst: &mut [u8]) -> (u
                     k += V::LANES;
                 }
             }
-        } else {
-            dst[copied..end].copy_from_slice(&src[copied..end]);
+            copied = i;
         }
-        copied = end;
+        i += BLOCK;
     }
+    // SAFETY: ISA enabled per contract.
+    if !failed && i < limit && unsafe { checker.tail_is_valid(&src[i..limit]) } {
+        // Valid to `limit`, ending with a whole character.
+        dst[copied..limit].copy_from_slice(&src[copied..limit]);
+        return (limit, limit);
+    }
+    // Everything before `i` is valid, the characters up to `end` complete.
+    let end = char_start(src, i);
+    dst[copied..end].copy_from_slice(&src[copied..end]);
+    let copied = end;
     let (read, written) = scalar::utf8_copy_valid(&src[copied..], &mut dst[copied..]);
     (copied + read, copied + written)
 }

@@ -216,7 +216,11 @@ unsafe fn decode_32(bytes: __m256i, t: &[__m512i; 4]) -> (__m512i, u32, bool) {
         let out = _mm512_mask_blend_epi16(ascii, mapped, lanes);
         let unmapped = _mm512_mask_cmpeq_epi16_mask(!ascii, mapped, _mm512_setzero_si512());
         let count = unmapped.trailing_zeros().min(32);
-        let keep = if count == 32 { u32::MAX } else { (1u32 << count) - 1 };
+        let keep = if count == 32 {
+            u32::MAX
+        } else {
+            (1u32 << count) - 1
+        };
         (out, keep, unmapped != 0)
     }
 }
