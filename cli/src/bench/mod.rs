@@ -306,10 +306,11 @@ fn measure(
     run.machine.load_average_end = machine::load_average();
     run.wall_seconds = started.elapsed().as_secs_f64();
     emit(&format!(
-        "\n{} workloads in {:.1} s; load average at the end: {}\n",
+        "\n{} workloads in {:.1} s; load average at the end: {}\n{}",
         run.workloads.len(),
         run.wall_seconds,
-        run.machine.load_average_end.as_deref().unwrap_or("unknown")
+        run.machine.load_average_end.as_deref().unwrap_or("unknown"),
+        report::spread(&run)
     ))?;
     if let Some(path) = &args.json {
         let json = serde_json::to_string_pretty(&run)

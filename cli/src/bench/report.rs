@@ -183,6 +183,30 @@ pub fn fmt_bytes(n: usize) -> String {
     }
 }
 
+/// How far the median batch was from the best, over every figure of a run: a measure of
+/// the interference during the run (0% on a quiet machine), as a line of text.
+pub fn spread(run: &Run) -> String {
+    let mut gaps: Vec<f64> = run
+        .workloads
+        .iter()
+        .flat_map(|w| &w.results)
+        .filter(|m| m.mb_s_median > 0.0)
+        .map(|m| (m.mb_s / m.mb_s_median - 1.0) * 100.0)
+        .collect();
+    if gaps.is_empty() || run.method.batches < 2 {
+        return String::new();
+    }
+    gaps.sort_by(f64::total_cmp);
+    let at = |q: f64| gaps[((gaps.len() - 1) as f64 * q).round() as usize];
+    format!(
+        "noise: the median batch was slower than the best by {:.1}% for the median figure, \
+         {:.1}% at the 90th percentile, {:.1}% at worst\n",
+        at(0.5),
+        at(0.9),
+        at(1.0)
+    )
+}
+
 /// The header lines describing a run (machine, build, method).
 pub fn describe(run: &Run, format: TableFormat) -> String {
     let m = &run.machine;
@@ -376,6 +400,11 @@ pub fn render_run(run: &Run, format: TableFormat) -> String {
     out.push_str(&table.head());
     for w in &run.workloads {
         out.push_str(&table.row(w));
+    }
+    let spread = spread(run);
+    if !spread.is_empty() {
+        out.push('\n');
+        out.push_str(&spread);
     }
     out
 }
