@@ -169,6 +169,8 @@ fn json_saves_the_run_with_its_metadata() {
     assert!(software["profile"].is_string());
     assert_eq!(run["method"]["batch_ms"], 1);
     assert_eq!(run["method"]["statistic"], "best");
+    let clock = run["method"]["clock"].as_str().unwrap();
+    assert!(["thread CPU time", "wall time"].contains(&clock), "{clock}");
     let levels: Vec<&str> = run["levels"]
         .as_array()
         .unwrap()
@@ -202,13 +204,18 @@ fn json_saves_the_run_with_its_metadata() {
 
 #[test]
 fn level_and_environment_restrict_the_levels() {
-    let out = bench(&["--filter", "small16/utf8-validate", "--level", "scalar"]);
+    let out = bench(&[
+        "--filter",
+        "small16/utf8-validate",
+        "--level",
+        "scalar",
+        "--clock",
+        "wall",
+    ]);
     assert_eq!(out.status, 0, "{}", out.stderr);
-    assert!(
-        out.text().lines().any(|l| l.starts_with("levels: scalar (")),
-        "{}",
-        out.text()
-    );
+    let text = out.text();
+    assert!(text.lines().any(|l| l.starts_with("levels: scalar (")), "{text}");
+    assert!(text.contains("ms of wall time each"), "{text}");
 
     let args = [&FAST[..], &["--filter", "small16/utf8-validate"]].concat();
     let out = run_with_level(&args, Some("scalar"));

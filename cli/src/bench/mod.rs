@@ -30,7 +30,7 @@ use crate::errors::{Failure, print_stdout, stdout_error};
 pub use report::TableFormat;
 use report::{Machine, Measurement, Method, PeerVersion, Run, RunTable, Software, WorkloadResult};
 use suite::{Peer, Runner, Workload};
-use timer::Timing;
+use timer::{Clock, Timing};
 
 /// Shown by `simdenc bench --help`.
 pub const BENCH_HELP: &str = "\
@@ -39,8 +39,9 @@ single-byte and CJK decode and encode per language, 16- and 64-byte inputs) on t
 embedded in the binary, at every SIMD level this CPU supports, and prints MB/s of input per
 level, the best level's ratio to scalar and, in a build with `--features peers`, encoding_rs,
 simdutf8 and std with simdenc's best / encoding_rs. Each figure is the best of several timed
-batches (--batches) of at least --time ms each, after calibration. A default run takes well
-under a minute; build with --release, or the figures mean nothing.
+batches (--batches) of at least --time ms each, after calibration, timed with the thread's
+CPU time (--clock wall for wall time). A default run takes under a minute; build with
+--release, or the figures mean nothing.
 
 --compare A.json B.json prints two saved runs side by side (best MB/s of each, B/A, and B/A
 per level and peer both have) and writes an SVG chart: to --svg FILE, or by default next to
@@ -74,9 +75,14 @@ pub struct BenchArgs {
     pub time: u64,
 
     /// Timed batches per figure (the best is reported).
-    #[arg(long, value_name = "N", default_value_t = 4,
+    #[arg(long, value_name = "N", default_value_t = 3,
           value_parser = clap::value_parser!(u32).range(1..=1000))]
     pub batches: u32,
+
+    /// What batches are timed with: the thread's CPU time (not counting time preempted by
+    /// other processes; wall time where unavailable) or wall time.
+    #[arg(long, value_enum, value_name = "CLOCK", default_value = "cpu")]
+    pub clock: Clock,
 
     /// A short run (2 ms batches, 2 of them) to check that everything works; the figures are
     /// rough.
@@ -93,12 +99,12 @@ pub struct BenchArgs {
 
     /// Compare two saved runs instead of measuring.
     #[arg(long, num_args = 2, value_names = ["A.json", "B.json"],
-          conflicts_with_all = ["show", "level", "filter", "time", "batches", "quick", "json", "list"])]
+          conflicts_with_all = ["show", "level", "filter", "time", "batches", "clock", "quick", "json", "list"])]
     pub compare: Vec<PathBuf>,
 
     /// Print a saved run instead of measuring.
     #[arg(long, value_name = "FILE.json",
-          conflicts_with_all = ["level", "filter", "time", "batches", "quick", "json", "list"])]
+          conflicts_with_all = ["level", "filter", "time", "batches", "clock", "quick", "json", "list"])]
     pub show: Option<PathBuf>,
 
     /// Table format.
@@ -138,15 +144,18 @@ pub fn run(args: &BenchArgs) -> Result<ExitCode, Failure> {
         return Ok(ExitCode::SUCCESS);
     }
     let levels = levels(&args.level)?;
+    let clock = args.clock.or_available();
     let timing = if args.quick {
         Timing {
             batch: Duration::from_millis(2),
             batches: 2,
+            clock,
         }
     } else {
         Timing {
             batch: Duration::from_millis(args.time),
             batches: args.batches,
+            clock,
         }
     };
     measure(args, &levels, timing, &keep)
@@ -256,6 +265,7 @@ fn measure(
             batch_ms: timing.batch.as_millis() as u64,
             batches: timing.batches,
             statistic: "best".into(),
+            clock: timing.clock.describe().into(),
             unit: "MB/s of input (1 MB = 10^6 bytes)".into(),
         },
         levels: levels.iter().map(|l| l.name().to_owned()).collect(),
@@ -394,11 +404,12 @@ fn measure_workload(w: &mut Workload, levels: &[Level], timing: Timing) -> Resul
                         None => first = Some((e.name, outcome)),
                     }
                 }
-                let (calls, per_call) = timer::calibrate(runner, timing.batch);
+                let (calls, per_call) = timer::calibrate(runner, timing);
                 e.calls = calls;
                 e.per_call.push(per_call);
             } else {
-                e.per_call.push(timer::time_per_call(runner, e.calls));
+                e.per_call
+                    .push(timer::time_per_call(runner, e.calls, timing.clock));
             }
         }
     }

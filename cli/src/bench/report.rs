@@ -88,6 +88,9 @@ pub struct Method {
     pub batches: u32,
     /// Which batch `mb_s` reports (`best`).
     pub statistic: String,
+    /// What batches were timed with (`thread CPU time`, `wall time`).
+    #[serde(default)]
+    pub clock: String,
     /// The unit: `MB/s of input, 1 MB = 10^6 bytes`.
     pub unit: String,
 }
@@ -250,8 +253,8 @@ pub fn describe(run: &Run, format: TableFormat) -> String {
         (
             "method",
             format!(
-                "{}; best of {} timed batches of at least {} ms each, one thread",
-                run.method.unit, run.method.batches, run.method.batch_ms
+                "{}; best of {} timed batches of at least {} ms of {} each, one thread",
+                run.method.unit, run.method.batches, run.method.batch_ms, run.method.clock
             ),
         ),
     ];

@@ -149,12 +149,13 @@ pub fn run_chart(run: &Run) -> Chart {
                 run.date.replace('T', " ").trim_end_matches('Z'),
             ),
             format!(
-                "simdenc {}, {}; {}, best of {} batches of ≥ {} ms; log scale",
+                "simdenc {}, {}; {}, best of {} batches of ≥ {} ms of {}; log scale",
                 run.software.simdenc,
                 run.software.rustc,
                 run.method.unit,
                 run.method.batches,
-                run.method.batch_ms
+                run.method.batch_ms,
+                run.method.clock
             ),
         ],
         note_heading: if has_scalar {

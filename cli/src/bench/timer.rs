@@ -10,11 +10,72 @@
 //! The harness (`measure_workload`) takes the batches of a workload's implementations in
 //! turns (scalar, sse2, avx2, avx512, peers, then again), so that a burst of load from other
 //! processes slows one batch of each rather than every batch of one.
+//!
+//! Time is the thread's CPU time by default (`CLOCK_THREAD_CPUTIME_ID`, on Linux, macOS and
+//! FreeBSD): on a machine shared with other work, a thread spends part of any 20 ms batch
+//! preempted, and wall-clock batches measure the machine's load as much as the code (on this
+//! project's 2-vCPU VM under a load average of 4 to 7, the benchmark got 49% of a CPU, and
+//! wall-clock figures of the same code varied by up to 2× between runs). CPU time counts only
+//! the time the thread ran. It cannot remove what the guest does not see (a hypervisor's
+//! steal time) nor cache pollution by other processes. `--clock wall` uses wall time.
 
 use std::hint::black_box;
 use std::time::{Duration, Instant};
 
 use super::suite::Outcome;
+
+/// What a batch's duration is measured with.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum Clock {
+    /// The thread's CPU time (where the platform has it; wall time elsewhere).
+    Cpu,
+    /// Wall-clock time (`std::time::Instant`).
+    Wall,
+}
+
+impl Clock {
+    /// `self`, or wall time where the thread's CPU time cannot be read.
+    pub fn or_available(self) -> Clock {
+        if THREAD_CPU_TIME { self } else { Clock::Wall }
+    }
+
+    /// How the clock is described in reports.
+    pub fn describe(self) -> &'static str {
+        match self {
+            Clock::Cpu => "thread CPU time",
+            Clock::Wall => "wall time",
+        }
+    }
+}
+
+/// Whether this platform's thread CPU clock is read (see `thread_cpu_seconds`).
+const THREAD_CPU_TIME: bool = cfg!(any(
+    target_os = "linux",
+    target_os = "android",
+    target_os = "macos",
+    target_os = "freebsd"
+));
+
+#[cfg(any(
+    target_os = "linux",
+    target_os = "android",
+    target_os = "macos",
+    target_os = "freebsd"
+))]
+fn thread_cpu_seconds() -> f64 {
+    let t = rustix::time::clock_gettime(rustix::time::ClockId::ThreadCPUTime);
+    t.tv_sec as f64 + t.tv_nsec as f64 * 1e-9
+}
+
+#[cfg(not(any(
+    target_os = "linux",
+    target_os = "android",
+    target_os = "macos",
+    target_os = "freebsd"
+)))]
+fn thread_cpu_seconds() -> f64 {
+    unreachable!("Clock::or_available never gives Clock::Cpu here")
+}
 
 /// How long to measure.
 #[derive(Clone, Copy, Debug)]
@@ -23,6 +84,8 @@ pub struct Timing {
     pub batch: Duration,
     /// Timed batches per measurement.
     pub batches: u32,
+    /// What a batch's duration is measured with.
+    pub clock: Clock,
 }
 
 /// The result of one measurement.
@@ -38,11 +101,11 @@ pub struct Sample {
 
 /// Finds how many calls make a batch of at least `target`: returns that count and the time
 /// per call of the batch that reached it (the first sample).
-pub fn calibrate(run: &mut dyn FnMut() -> Outcome, target: Duration) -> (u64, f64) {
-    let target = target.as_secs_f64();
+pub fn calibrate(run: &mut dyn FnMut() -> Outcome, timing: Timing) -> (u64, f64) {
+    let target = timing.batch.as_secs_f64();
     let mut calls: u64 = 1;
     loop {
-        let took = time_batch(run, calls);
+        let took = time_batch(run, calls, timing.clock);
         if took >= target {
             return (calls, took / calls as f64);
         }
@@ -56,8 +119,8 @@ pub fn calibrate(run: &mut dyn FnMut() -> Outcome, target: Duration) -> (u64, f6
 }
 
 /// Times `calls` calls of `run`: seconds per call.
-pub fn time_per_call(run: &mut dyn FnMut() -> Outcome, calls: u64) -> f64 {
-    time_batch(run, calls) / calls as f64
+pub fn time_per_call(run: &mut dyn FnMut() -> Outcome, calls: u64, clock: Clock) -> f64 {
+    time_batch(run, calls, clock) / calls as f64
 }
 
 /// The best and median of per-call times.
@@ -78,10 +141,21 @@ pub fn summarize(mut per_call: Vec<f64>, calls: u64) -> Sample {
 }
 
 /// Seconds taken by `calls` calls of `run`.
-fn time_batch(run: &mut dyn FnMut() -> Outcome, calls: u64) -> f64 {
-    let start = Instant::now();
-    for _ in 0..calls {
-        black_box(run());
+fn time_batch(run: &mut dyn FnMut() -> Outcome, calls: u64, clock: Clock) -> f64 {
+    match clock {
+        Clock::Wall => {
+            let start = Instant::now();
+            for _ in 0..calls {
+                black_box(run());
+            }
+            start.elapsed().as_secs_f64()
+        }
+        Clock::Cpu => {
+            let start = thread_cpu_seconds();
+            for _ in 0..calls {
+                black_box(run());
+            }
+            thread_cpu_seconds() - start
+        }
     }
-    start.elapsed().as_secs_f64()
 }
