@@ -297,18 +297,41 @@ fn measure(
         workloads.iter().map(|w| w.name.as_str()),
     );
     emit(&table.head())?;
+    // Pass 0 checks and calibrates every implementation of every workload and times its first
+    // batch; each later pass times one more batch of each. A figure's batches are thus spread
+    // over the whole run, so a spell of load from other processes costs each figure at most
+    // one of its batches.
+    let progress = indicatif::ProgressBar::new(workloads.len() as u64 * u64::from(timing.batches));
+    progress.set_style(
+        indicatif::ProgressStyle::with_template("{msg} [{bar:30}] {pos}/{len} {elapsed}")
+            .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
+    );
+    let mut states: Vec<Option<Vec<Entry>>> = Vec::with_capacity(workloads.len());
     let mut failures = Vec::new();
-    for workload in &mut workloads {
-        let result = measure_workload(workload, levels, timing);
-        match result {
-            Ok(result) => {
-                emit(&table.row(&result))?;
-                run.workloads.push(result);
+    for pass in 0..timing.batches {
+        progress.set_message(format!("pass {}/{}", pass + 1, timing.batches));
+        for (i, w) in workloads.iter_mut().enumerate() {
+            if pass == 0 {
+                match prepare(w, levels, timing) {
+                    Ok(entries) => states.push(Some(entries)),
+                    Err(message) => {
+                        progress.suspend(|| crate::errors::eprintln_safe(&format!("simdenc: {message}")));
+                        failures.push(w.name.clone());
+                        states.push(None);
+                    }
+                }
+            } else if let Some(entries) = &mut states[i] {
+                time_round(w, entries, timing)?;
             }
-            Err(message) => {
-                crate::errors::eprintln_safe(&format!("simdenc: {message}"));
-                failures.push(workload.name.clone());
-            }
+            progress.inc(1);
+        }
+    }
+    progress.finish_and_clear();
+    for (w, entries) in workloads.iter().zip(states) {
+        if let Some(entries) = entries {
+            let result = finish(w, entries);
+            emit(&table.row(&result))?;
+            run.workloads.push(result);
         }
     }
     // Leave the process as it found it.
@@ -343,18 +366,32 @@ fn measure(
     }
 }
 
-/// Measures one workload at every level and its peers. Before timing, each implementation's
-/// result is checked: it must consume the whole input, and every level must produce the same
-/// output. Batches are taken in turns across implementations (see `timer`).
-fn measure_workload(w: &mut Workload, levels: &[Level], timing: Timing) -> Result<WorkloadResult, String> {
-    /// One column: a level of simdenc (runner 0) or a peer (runner `i + 1`).
-    struct Entry {
-        name: &'static str,
-        level: Option<Level>,
-        runner: usize,
-        calls: u64,
-        per_call: Vec<f64>,
+/// One column of a workload's row: a level of simdenc (runner 0) or a peer (runner `i + 1`),
+/// with its calibrated batch size and the time per call of each batch so far.
+struct Entry {
+    name: &'static str,
+    level: Option<Level>,
+    runner: usize,
+    calls: u64,
+    per_call: Vec<f64>,
+}
+
+/// The runner of `entry` with its level made active.
+fn runner_for<'a>(w: &'a mut Workload, entry: &Entry) -> Result<&'a mut Runner, Failure> {
+    if let Some(level) = entry.level {
+        cpu::force(level).map_err(|e| Failure::Message(format!("{}: {e}", w.name)))?;
     }
+    Ok(if entry.runner == 0 {
+        &mut w.simdenc
+    } else {
+        &mut w.peers[entry.runner - 1].1
+    })
+}
+
+/// Checks every implementation of `w` (it must consume the whole input, and every level must
+/// produce the same output), then calibrates each and keeps the calibrating batch as the first
+/// sample.
+fn prepare(w: &mut Workload, levels: &[Level], timing: Timing) -> Result<Vec<Entry>, String> {
     let units = w.work.input_units();
     let mut entries: Vec<Entry> = levels
         .iter()
@@ -374,45 +411,47 @@ fn measure_workload(w: &mut Workload, levels: &[Level], timing: Timing) -> Resul
         })
         .collect();
     let mut first: Option<(&str, suite::Outcome)> = None;
-    for round in 0..timing.batches {
-        for e in &mut entries {
-            if let Some(level) = e.level {
-                cpu::force(level).map_err(|err| format!("{}: {err}", w.name))?;
-            }
-            let runner: &mut Runner = if e.runner == 0 {
-                &mut w.simdenc
-            } else {
-                &mut w.peers[e.runner - 1].1
-            };
-            if round == 0 {
-                let outcome = runner();
-                if outcome.read != units {
+    for e in &mut entries {
+        let name = w.name.clone();
+        let runner = runner_for(w, e).map_err(|f| f.to_string())?;
+        let outcome = runner();
+        if outcome.read != units {
+            return Err(format!(
+                "{name} with {}: consumed {} of {units} input units",
+                e.name, outcome.read
+            ));
+        }
+        if e.level.is_some() {
+            match first {
+                Some((other, o)) if o != outcome => {
                     return Err(format!(
-                        "{} with {}: consumed {} of {units} input units",
-                        w.name, e.name, outcome.read
+                        "{name}: {other} wrote {} units, {} wrote {}",
+                        o.written, e.name, outcome.written
                     ));
                 }
-                if e.level.is_some() {
-                    match first {
-                        Some((name, o)) if o != outcome => {
-                            return Err(format!(
-                                "{}: {name} wrote {} units, {} wrote {}",
-                                w.name, o.written, e.name, outcome.written
-                            ));
-                        }
-                        Some(_) => {}
-                        None => first = Some((e.name, outcome)),
-                    }
-                }
-                let (calls, per_call) = timer::calibrate(runner, timing);
-                e.calls = calls;
-                e.per_call.push(per_call);
-            } else {
-                e.per_call
-                    .push(timer::time_per_call(runner, e.calls, timing.clock));
+                Some(_) => {}
+                None => first = Some((e.name, outcome)),
             }
         }
+        let (calls, per_call) = timer::calibrate(runner, timing);
+        e.calls = calls;
+        e.per_call.push(per_call);
     }
+    Ok(entries)
+}
+
+/// Times one more batch of each implementation of `w`.
+fn time_round(w: &mut Workload, entries: &mut [Entry], timing: Timing) -> Result<(), Failure> {
+    for e in entries {
+        let runner = runner_for(w, e)?;
+        e.per_call
+            .push(timer::time_per_call(runner, e.calls, timing.clock));
+    }
+    Ok(())
+}
+
+/// The figures of `w` from its batches.
+fn finish(w: &Workload, entries: Vec<Entry>) -> WorkloadResult {
     let mb_s = |seconds: f64| w.work.input_bytes() as f64 / seconds / 1e6;
     let results = entries
         .into_iter()
@@ -426,12 +465,12 @@ fn measure_workload(w: &mut Workload, levels: &[Level], timing: Timing) -> Resul
             }
         })
         .collect();
-    Ok(WorkloadResult {
+    WorkloadResult {
         name: w.name.clone(),
         group: w.group.title.into(),
         input_bytes: w.work.input_bytes(),
         results,
-    })
+    }
 }
 
 fn compare_runs(args: &BenchArgs, a_path: &Path, b_path: &Path) -> Result<ExitCode, Failure> {

@@ -7,9 +7,11 @@
 //! least time per call): on a shared machine, interference only ever adds time, so the best
 //! batch is the closest to what the code costs; the median is kept in the JSON as well.
 //!
-//! The harness (`measure_workload`) takes the batches of a workload's implementations in
-//! turns (scalar, sse2, avx2, avx512, peers, then again), so that a burst of load from other
-//! processes slows one batch of each rather than every batch of one.
+//! The harness (`bench::measure`) takes the batches in passes over the whole suite: pass 1
+//! calibrates every implementation of every workload, each later pass times one more batch of
+//! each. A figure's batches are thus spread over the whole run, and a spell of load from other
+//! processes (or a busy SMT sibling, which no clock can discount) costs a figure at most one
+//! of its batches rather than all of them.
 //!
 //! Time is the thread's CPU time by default (`CLOCK_THREAD_CPUTIME_ID`, on Linux, macOS and
 //! FreeBSD): on a machine shared with other work, a thread spends part of any 20 ms batch
