@@ -38,6 +38,17 @@ pub(crate) trait Dest {
     fn room_for_bmp(&self, u: u16) -> bool;
     /// Writes the scalar value `c` (not a surrogate) if it fits; returns whether it did.
     fn try_push_scalar(&mut self, c: u32) -> bool;
+    /// For the legacy decode runs: how many UTF-16 code units the run may stage in a buffer
+    /// and hand to [`Dest::push_staged`] now (their output surely fits), or 0 to have the run
+    /// write character by character. UTF-8 output stages where `utf16_to_utf8` is a vector
+    /// kernel: computing code points into a u16 buffer and converting it in bulk is faster
+    /// than writing 1–3 bytes per character.
+    fn stage_room(&self) -> usize {
+        0
+    }
+    /// Writes staged UTF-16 (whole characters, surrogate pairs complete), within the room
+    /// [`Dest::stage_room`] gave.
+    fn push_staged(&mut self, _units: &[u16]) {}
     /// Copies the ASCII prefix of `src` as far as it fits (a kernel); returns bytes consumed.
     fn copy_ascii(&mut self, src: &[u8]) -> usize;
     /// Decodes `src` through a single-byte index while mapped and fitting (a kernel);
@@ -50,6 +61,9 @@ pub(crate) trait Dest {
     /// kernel); returns bytes consumed.
     fn utf8_valid(&mut self, src: &[u8]) -> usize;
 }
+
+/// The most code units a decode run stages at a time (see [`Dest::stage_room`]).
+pub(crate) const STAGE: usize = 64;
 
 /// Decoder output into UTF-8.
 pub(crate) struct Utf8Dest<'a> {
@@ -117,6 +131,25 @@ impl Dest for Utf8Dest<'_> {
         let n = put_utf8(c, self.buf.get_mut(self.pos..).unwrap_or_default());
         self.pos += n;
         n != 0
+    }
+    #[inline(always)]
+    fn stage_room(&self) -> usize {
+        if self.kernels.level() == crate::cpu::Level::Avx512 {
+            // Three bytes per unit is the most UTF-8 a unit can take.
+            (self.left() / 3).min(STAGE)
+        } else {
+            0
+        }
+    }
+    #[inline]
+    fn push_staged(&mut self, units: &[u16]) {
+        // Whole characters whose UTF-8 fits (3 bytes per unit at most, checked by
+        // `stage_room`): the kernel converts all of them, by its contract.
+        let (read, written) = self
+            .kernels
+            .utf16_to_utf8(units, self.buf.get_mut(self.pos..).unwrap_or_default());
+        debug_assert_eq!(read, units.len(), "staged UTF-16 did not fit");
+        self.pos += written;
     }
     #[inline]
     fn copy_ascii(&mut self, src: &[u8]) -> usize {
@@ -332,7 +365,39 @@ impl Source for Utf8Source<'_> {
         let bytes = self.src.as_bytes();
         let buf = &mut *dst.buf;
         let (mut p, mut w) = (self.pos, dst.pos);
+        let stage_utf16 = self.kernels.level() == crate::cpu::Level::Avx512;
         while let Some(&b0) = bytes.get(p) {
+            if stage_utf16 && b0 >= 0x80 {
+                // Where `utf8_to_utf16` is a vector kernel: convert up to STAGE units in
+                // bulk, then map unit by unit, counting the UTF-8 bytes each one came from.
+                let mut stage = [0u16; STAGE];
+                let end = bytes.len().min(p + 3 * STAGE);
+                let (_, units) = self.kernels.utf8_to_utf16(&bytes[p..end], &mut stage);
+                let before = p;
+                for &u in &stage[..units] {
+                    // Surrogates (astral characters) are the state machine's.
+                    if u & 0xF800 == 0xD800 {
+                        break;
+                    }
+                    let (m, len) = if u < 0x80 {
+                        (u, 1)
+                    } else {
+                        (map(u32::from(u)), if u < 0x800 { 2 } else { 3 })
+                    };
+                    if m == 0 {
+                        break;
+                    }
+                    let n = put_mapped(buf, w, m);
+                    if n == 0 {
+                        break;
+                    }
+                    w += n;
+                    p += len;
+                }
+                if p != before {
+                    continue;
+                }
+            }
             if b0 < 0x80 {
                 let Some(slot) = buf.get_mut(w) else {
                     break;

@@ -10,7 +10,7 @@
 //! (state checks, room checks for every case, error bookkeeping); a run keeps the state in
 //! registers and does one table lookup, one room check and one write per character.
 
-use crate::codecs::cursor::Dest;
+use crate::codecs::cursor::{Dest, STAGE};
 
 /// The shape of a two-byte index: a pointer is `lead_base[lead] + trail_column[trail]`, where
 /// `lead_base` is `NO_LEAD` for bytes that are not leads and `trail_column` is `NO_TRAIL`
@@ -86,6 +86,52 @@ pub(crate) fn decode_run<D: Dest>(
     let mut read = 0;
     loop {
         read += dst.copy_ascii(src.get(read..).unwrap_or_default());
+        let room = dst.stage_room();
+        if room >= 16 {
+            // Stage code units, then convert them in bulk (UTF-8 output with vector kernels).
+            let mut stage = [0u16; STAGE];
+            let mut n = 0;
+            // ASCII bytes in a row: short runs (spaces, digits, punctuation between words)
+            // are staged; a long one goes back to the kernel.
+            let mut ascii = 0;
+            while n + 2 <= room.min(STAGE) {
+                let Some(&byte) = src.get(read) else {
+                    break;
+                };
+                if byte < 0x80 {
+                    ascii += 1;
+                    if ascii > 16 {
+                        break;
+                    }
+                    stage[n] = u16::from(byte);
+                    n += 1;
+                    read += 1;
+                    continue;
+                }
+                ascii = 0;
+                let (code_point, len) = match single(byte) {
+                    0 => match src.get(read + 1).map(|&trail| pair(byte, trail)) {
+                        Some(c) if c != 0 => (c, 2),
+                        _ => break,
+                    },
+                    c => (c, 1),
+                };
+                if code_point < 0x10000 {
+                    stage[n] = code_point as u16;
+                    n += 1;
+                } else {
+                    let c = code_point - 0x10000;
+                    stage[n] = 0xD800 | (c >> 10) as u16;
+                    stage[n + 1] = 0xDC00 | (c & 0x3FF) as u16;
+                    n += 2;
+                }
+                read += len;
+            }
+            dst.push_staged(&stage[..n]);
+            if n > 0 {
+                continue;
+            }
+        }
         loop {
             let Some(&byte) = src.get(read) else {
                 return (read, false);
