@@ -224,6 +224,11 @@ fn level_and_environment_restrict_the_levels() {
     assert!(text.lines().any(|l| l.starts_with("levels: scalar (")), "{text}");
     let out = run_with_level(&args, Some("mmx"));
     assert_eq!(out.status, 2, "{}", out.stderr);
+    assert!(
+        out.stderr.contains("SIMDENC_LEVEL: unknown level"),
+        "{}",
+        out.stderr
+    );
 }
 
 /// `--svg` on a run: a bar per level (and peer) per workload.

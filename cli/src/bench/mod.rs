@@ -164,26 +164,26 @@ pub fn run(args: &BenchArgs) -> Result<ExitCode, Failure> {
 /// The levels to measure: `--level`, else SIMDENC_LEVEL, else every supported one.
 fn levels(requested: &[String]) -> Result<Vec<Level>, Failure> {
     let from_env;
-    let requested: Vec<&str> = if !requested.is_empty() {
-        requested.iter().map(String::as_str).collect()
+    let (requested, source): (Vec<&str>, &str) = if !requested.is_empty() {
+        (requested.iter().map(String::as_str).collect(), "--level")
     } else {
         from_env = std::env::var("SIMDENC_LEVEL").unwrap_or_default();
         if from_env.trim().is_empty() {
             return Ok(cpu::supported().collect());
         }
-        vec![from_env.as_str()]
+        (vec![from_env.trim()], "SIMDENC_LEVEL")
     };
     let supported: Vec<&str> = cpu::supported().map(Level::name).collect();
     let mut levels = Vec::new();
     for name in requested {
         let level = Level::from_name(name).ok_or_else(|| {
             Failure::Usage(format!(
-                "unknown level {name:?}: expected one of scalar, sse2, avx2, avx512, neon"
+                "{source}: unknown level {name:?}: expected one of scalar, sse2, avx2, avx512, neon"
             ))
         })?;
         if !level.is_supported() {
             return Err(Failure::Usage(format!(
-                "this CPU does not support the {level} level (it supports {})",
+                "{source}: this CPU does not support the {level} level (it supports {})",
                 supported.join(", ")
             )));
         }
@@ -219,7 +219,8 @@ fn peer_versions() -> Vec<PeerVersion> {
     Vec::new()
 }
 
-/// Measures the selected workloads, printing each row as it is done.
+/// Measures the selected workloads and prints the table (the header first, the rows when the
+/// last pass is done), then saves and charts the run as asked.
 fn measure(
     args: &BenchArgs,
     levels: &[Level],
