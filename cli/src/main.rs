@@ -225,6 +225,19 @@ pub struct ValidateArgs {
     pub inputs: Vec<PathBuf>,
 }
 
+/// Forces the SIMD level named by `SIMDENC_LEVEL` (`scalar`, `sse2`, `avx2`, `avx512`,
+/// `neon`), if set, for `convert` and `validate` (`bench` reads it itself).
+fn level_from_env() -> Result<(), Failure> {
+    simdenc::cpu::force_from_env().map(|_| ()).map_err(|e| {
+        let e = e.to_string();
+        Failure::Usage(if e.starts_with("SIMDENC_LEVEL") {
+            e
+        } else {
+            format!("SIMDENC_LEVEL: {e}")
+        })
+    })
+}
+
 fn main() -> ExitCode {
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
@@ -237,8 +250,8 @@ fn main() -> ExitCode {
     };
     let result = match (cli.list, cli.command) {
         (true, _) | (false, Some(Command::Labels)) => labels::print_labels(),
-        (false, Some(Command::Convert(args))) => convert::run(&args),
-        (false, Some(Command::Validate(args))) => validate::run(&args),
+        (false, Some(Command::Convert(args))) => level_from_env().and_then(|()| convert::run(&args)),
+        (false, Some(Command::Validate(args))) => level_from_env().and_then(|()| validate::run(&args)),
         (false, Some(Command::Bench(args))) => bench::run(&args),
         (false, None) => Err(Failure::Usage("no command given; see `simdenc --help`".into())),
     };

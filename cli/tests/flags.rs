@@ -447,3 +447,43 @@ fn validate_reports_each_file() {
     assert_eq!(out.status, 1);
     assert!(out.stderr.contains("missing.txt"));
 }
+
+#[test]
+fn simdenc_level_is_honoured_and_checked() {
+    // The same conversion at every level this CPU supports, and an error for a bad level.
+    let input = "Жук, café, 日本語 and ASCII. ".repeat(200);
+    let expect = run(
+        &["convert", "-t", "windows-1251", "--errors=html"],
+        input.as_bytes(),
+    )
+    .ok();
+    for level in simdenc::cpu::supported() {
+        let out = Command::new(common::bin())
+            .args(["convert", "-t", "windows-1251", "--errors=html"])
+            .env("SIMDENC_LEVEL", level.name())
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .and_then(|mut child| {
+                use std::io::Write;
+                child.stdin.take().expect("stdin").write_all(input.as_bytes())?;
+                child.wait_with_output()
+            })
+            .expect("run simdenc");
+        assert!(
+            out.status.success(),
+            "{level}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        assert_eq!(out.stdout, expect, "{level}");
+    }
+    let out = Command::new(common::bin())
+        .args(["validate", "-f", "utf-8", "-"])
+        .env("SIMDENC_LEVEL", "pentium")
+        .stdin(Stdio::null())
+        .output()
+        .expect("run simdenc");
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("SIMDENC_LEVEL"));
+}
