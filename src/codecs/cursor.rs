@@ -10,6 +10,7 @@
 //! Safe code only: all writes are checked slice accesses; the `push_*` methods have "the
 //! caller checked room" as a contract, enforced by the slice bounds if it is broken.
 
+use crate::codecs::runs;
 use crate::simd::Kernels;
 use crate::simd::scalar_put_utf8 as put_utf8;
 
@@ -38,17 +39,11 @@ pub(crate) trait Dest {
     fn room_for_bmp(&self, u: u16) -> bool;
     /// Writes the scalar value `c` (not a surrogate) if it fits; returns whether it did.
     fn try_push_scalar(&mut self, c: u32) -> bool;
-    /// For the legacy decode runs: how many UTF-16 code units the run may stage in a buffer
-    /// and hand to [`Dest::push_staged`] now (their output surely fits), or 0 to have the run
-    /// write character by character. UTF-8 output stages where `utf16_to_utf8` is a vector
-    /// kernel: computing code points into a u16 buffer and converting it in bulk is faster
-    /// than writing 1–3 bytes per character.
-    fn stage_room(&self) -> usize {
-        0
-    }
-    /// Writes staged UTF-16 (whole characters, surrogate pairs complete), within the room
-    /// [`Dest::stage_room`] gave.
-    fn push_staged(&mut self, _units: &[u16]) {}
+    /// For the legacy decode runs: decodes the common characters at the start of `src`
+    /// straight into the output ([`runs::run_to_utf8`], [`runs::run_to_utf16`]); returns
+    /// the bytes read.
+    fn legacy_run(&mut self, src: &[u8], single: &impl Fn(u8) -> u32, pair: &impl Fn(u8, u8) -> u32)
+    -> usize;
     /// Copies the ASCII prefix of `src` as far as it fits (a kernel); returns bytes consumed.
     fn copy_ascii(&mut self, src: &[u8]) -> usize;
     /// Decodes `src` through a single-byte index while mapped and fitting (a kernel);
@@ -62,8 +57,9 @@ pub(crate) trait Dest {
     fn utf8_valid(&mut self, src: &[u8]) -> usize;
 }
 
-/// The most code units a decode run stages at a time (see [`Dest::stage_room`]).
-pub(crate) const STAGE: usize = 64;
+/// The most UTF-16 code units a legacy decode run into UTF-8 stages, or an encode run from
+/// UTF-8 converts, at a time, where the transcoding kernels are vector kernels.
+const STAGE: usize = 64;
 
 /// Decoder output into UTF-8.
 pub(crate) struct Utf8Dest<'a> {
@@ -133,23 +129,29 @@ impl Dest for Utf8Dest<'_> {
         n != 0
     }
     #[inline(always)]
-    fn stage_room(&self) -> usize {
-        if self.kernels.level() == crate::cpu::Level::Avx512 {
-            // Three bytes per unit is the most UTF-8 a unit can take.
-            (self.left() / 3).min(STAGE)
-        } else {
-            0
+    fn legacy_run(
+        &mut self,
+        src: &[u8],
+        single: &impl Fn(u8) -> u32,
+        pair: &impl Fn(u8, u8) -> u32,
+    ) -> usize {
+        if !self.kernels.vector_transcoders() {
+            return runs::run_to_utf8(src, self.buf, &mut self.pos, single, pair);
         }
-    }
-    #[inline]
-    fn push_staged(&mut self, units: &[u16]) {
-        // Whole characters whose UTF-8 fits (3 bytes per unit at most, checked by
-        // `stage_room`): the kernel converts all of them, by its contract.
-        let (read, written) = self
+        // With vector transcoders, staging UTF-16 and converting it in bulk is faster than
+        // writing 1–3 bytes per character: stage as many units as surely fit (three bytes
+        // per unit at most; a surrogate pair takes two units and four bytes).
+        let mut stage = [0u16; STAGE];
+        let room = (self.left() / 3).min(STAGE);
+        let mut units = 0;
+        let read = runs::run_to_utf16(src, &mut stage[..room], &mut units, single, pair);
+        // Whole characters whose UTF-8 fits: the kernel converts all of them, by its contract.
+        let (converted, written) = self
             .kernels
-            .utf16_to_utf8(units, self.buf.get_mut(self.pos..).unwrap_or_default());
-        debug_assert_eq!(read, units.len(), "staged UTF-16 did not fit");
+            .utf16_to_utf8(&stage[..units], self.buf.get_mut(self.pos..).unwrap_or_default());
+        debug_assert_eq!(converted, units, "staged UTF-16 did not fit");
         self.pos += written;
+        read
     }
     #[inline]
     fn copy_ascii(&mut self, src: &[u8]) -> usize {
@@ -247,6 +249,15 @@ impl Dest for Utf16Dest<'_> {
         slots[1] = 0xDC00 | (c & 0x3FF) as u16;
         self.pos += 2;
         true
+    }
+    #[inline(always)]
+    fn legacy_run(
+        &mut self,
+        src: &[u8],
+        single: &impl Fn(u8) -> u32,
+        pair: &impl Fn(u8, u8) -> u32,
+    ) -> usize {
+        runs::run_to_utf16(src, self.buf, &mut self.pos, single, pair)
     }
     #[inline]
     fn copy_ascii(&mut self, src: &[u8]) -> usize {
@@ -365,7 +376,7 @@ impl Source for Utf8Source<'_> {
         let bytes = self.src.as_bytes();
         let buf = &mut *dst.buf;
         let (mut p, mut w) = (self.pos, dst.pos);
-        let stage_utf16 = self.kernels.level() == crate::cpu::Level::Avx512;
+        let stage_utf16 = self.kernels.vector_transcoders();
         while let Some(&b0) = bytes.get(p) {
             if stage_utf16 && b0 >= 0x80 {
                 // Where `utf8_to_utf16` is a vector kernel: convert up to STAGE units in

@@ -10,7 +10,7 @@
 //! (state checks, room checks for every case, error bookkeeping); a run keeps the state in
 //! registers and does one table lookup, one room check and one write per character.
 
-use crate::codecs::cursor::{Dest, STAGE};
+use crate::codecs::cursor::Dest;
 
 /// The shape of a two-byte index: a pointer is `lead_base[lead] + trail_column[trail]`, where
 /// `lead_base` is `NO_LEAD` for bytes that are not leads and `trail_column` is `NO_TRAIL`
@@ -76,6 +76,11 @@ impl PairShape {
 /// `src`) or when the output is full. Returns the bytes read and whether the output was full.
 ///
 /// `single` and `pair` return scalar values (never surrogates) or 0.
+///
+/// The work is done by [`Dest::legacy_run`] (the loops [`run_to_utf8`] and [`run_to_utf16`],
+/// which write straight into the output slice) and the `copy_ascii` kernel for ASCII runs;
+/// the character-by-character loop here takes what they leave at the edges: the last byte
+/// of `src`, the last few code units of room, astral scalar values.
 #[inline(always)]
 pub(crate) fn decode_run<D: Dest>(
     src: &[u8],
@@ -86,89 +91,154 @@ pub(crate) fn decode_run<D: Dest>(
     let mut read = 0;
     loop {
         read += dst.copy_ascii(src.get(read..).unwrap_or_default());
-        let room = dst.stage_room();
-        if room >= 16 {
-            // Stage code units, then convert them in bulk (UTF-8 output with vector kernels).
-            let mut stage = [0u16; STAGE];
-            let mut n = 0;
-            // ASCII bytes in a row: short runs (spaces, digits, punctuation between words)
-            // are staged; a long one goes back to the kernel.
-            let mut ascii = 0;
-            while n + 2 <= room.min(STAGE) {
-                let Some(&byte) = src.get(read) else {
-                    break;
-                };
-                if byte < 0x80 {
-                    ascii += 1;
-                    if ascii > 16 {
-                        break;
-                    }
-                    stage[n] = u16::from(byte);
-                    n += 1;
-                    read += 1;
-                    continue;
-                }
-                ascii = 0;
-                let (code_point, len) = match single(byte) {
-                    0 => match src.get(read + 1).map(|&trail| pair(byte, trail)) {
-                        Some(c) if c != 0 => (c, 2),
-                        _ => break,
-                    },
-                    c => (c, 1),
-                };
-                if code_point < 0x10000 {
-                    stage[n] = code_point as u16;
-                    n += 1;
-                } else {
-                    let c = code_point - 0x10000;
-                    stage[n] = 0xD800 | (c >> 10) as u16;
-                    stage[n + 1] = 0xDC00 | (c & 0x3FF) as u16;
-                    n += 2;
-                }
-                read += len;
-            }
-            dst.push_staged(&stage[..n]);
-            if n > 0 {
-                continue;
-            }
+        let n = dst.legacy_run(src.get(read..).unwrap_or_default(), &single, &pair);
+        read += n;
+        if n > 0 {
+            continue;
         }
-        loop {
-            let Some(&byte) = src.get(read) else {
-                return (read, false);
-            };
-            if byte < 0x80 {
-                // Either the kernel stopped here for lack of room, or an ASCII byte follows a
-                // non-ASCII character: write it, and go back to the kernel only if another
-                // ASCII byte follows (text often has single spaces and punctuation between
-                // non-ASCII characters).
-                if !dst.room_for_ascii() {
-                    return (read, true);
-                }
-                dst.push_ascii(byte);
-                read += 1;
-                if src.get(read).is_some_and(|&next| next < 0x80) {
-                    break;
-                }
-                continue;
-            }
-            let (code_point, len) = match single(byte) {
-                0 => {
-                    let Some(&trail) = src.get(read + 1) else {
-                        return (read, false);
-                    };
-                    match pair(byte, trail) {
-                        0 => return (read, false),
-                        c => (c, 2),
-                    }
-                }
-                c => (c, 1),
-            };
-            if !dst.try_push_scalar(code_point) {
+        // One character the fast loops left (at the edges of the input or the output, or
+        // an astral scalar value into UTF-8), then back to them.
+        let Some(&byte) = src.get(read) else {
+            return (read, false);
+        };
+        if byte < 0x80 {
+            // The kernel stopped here for lack of room.
+            if !dst.room_for_ascii() {
                 return (read, true);
             }
-            read += len;
+            dst.push_ascii(byte);
+            read += 1;
+            continue;
         }
+        let (code_point, len) = match single(byte) {
+            0 => {
+                let Some(&trail) = src.get(read + 1) else {
+                    return (read, false);
+                };
+                match pair(byte, trail) {
+                    0 => return (read, false),
+                    c => (c, 2),
+                }
+            }
+            c => (c, 1),
+        };
+        if !dst.try_push_scalar(code_point) {
+            return (read, true);
+        }
+        read += len;
     }
+}
+
+/// ASCII bytes in a row that the direct loops write themselves before handing the rest of
+/// the run to the `copy_ascii` kernel (short runs — spaces, digits, punctuation between
+/// words — are cheaper inline than a kernel call).
+const ASCII_INLINE: u32 = 16;
+
+/// The decode run's common case, into UTF-8: characters of at most two bytes that map to
+/// BMP scalar values, while two input bytes and three output bytes remain. Writes at
+/// `buf[*pos..]`, advances `*pos`, returns the bytes of `src` read: whole characters only,
+/// each exactly as [`decode_run`]'s character loop would have written it. Stops (leaving the
+/// rest to that loop) at a character `single` and `pair` decline, an astral scalar value,
+/// the last byte of `src`, the last two bytes of room, or after [`ASCII_INLINE`] ASCII bytes
+/// in a row.
+#[inline(always)]
+pub(crate) fn run_to_utf8(
+    src: &[u8],
+    buf: &mut [u8],
+    pos: &mut usize,
+    single: impl Fn(u8) -> u32,
+    pair: impl Fn(u8, u8) -> u32,
+) -> usize {
+    let mut read = 0;
+    let mut w = *pos;
+    let mut ascii = 0;
+    while read + 1 < src.len() && w + 3 <= buf.len() {
+        let byte = src[read];
+        if byte < 0x80 {
+            ascii += 1;
+            if ascii > ASCII_INLINE {
+                break;
+            }
+            buf[w] = byte;
+            w += 1;
+            read += 1;
+            continue;
+        }
+        ascii = 0;
+        let (c, len) = match single(byte) {
+            0 => match pair(byte, src[read + 1]) {
+                0 => break,
+                c => (c, 2),
+            },
+            c => (c, 1),
+        };
+        if c < 0x80 {
+            buf[w] = c as u8;
+            w += 1;
+        } else if c < 0x800 {
+            buf[w] = 0xC0 | (c >> 6) as u8;
+            buf[w + 1] = 0x80 | (c & 0x3F) as u8;
+            w += 2;
+        } else if c < 0x10000 {
+            buf[w] = 0xE0 | (c >> 12) as u8;
+            buf[w + 1] = 0x80 | ((c >> 6) & 0x3F) as u8;
+            buf[w + 2] = 0x80 | (c & 0x3F) as u8;
+            w += 3;
+        } else {
+            break;
+        }
+        read += len;
+    }
+    *pos = w;
+    read
+}
+
+/// [`run_to_utf8`] into UTF-16: the same characters, while two input bytes and two code
+/// units of room remain (astral scalar values included, as surrogate pairs).
+#[inline(always)]
+pub(crate) fn run_to_utf16(
+    src: &[u8],
+    buf: &mut [u16],
+    pos: &mut usize,
+    single: impl Fn(u8) -> u32,
+    pair: impl Fn(u8, u8) -> u32,
+) -> usize {
+    let mut read = 0;
+    let mut w = *pos;
+    let mut ascii = 0;
+    while read + 1 < src.len() && w + 2 <= buf.len() {
+        let byte = src[read];
+        if byte < 0x80 {
+            ascii += 1;
+            if ascii > ASCII_INLINE {
+                break;
+            }
+            buf[w] = u16::from(byte);
+            w += 1;
+            read += 1;
+            continue;
+        }
+        ascii = 0;
+        let (c, len) = match single(byte) {
+            0 => match pair(byte, src[read + 1]) {
+                0 => break,
+                c => (c, 2),
+            },
+            c => (c, 1),
+        };
+        if c < 0x10000 {
+            buf[w] = c as u16;
+            w += 1;
+        } else {
+            let c = c - 0x10000;
+            buf[w] = 0xD800 | (c >> 10) as u16;
+            buf[w + 1] = 0xDC00 | (c & 0x3FF) as u16;
+            w += 2;
+        }
+        read += len;
+    }
+    *pos = w;
+    read
 }
 
 /// How a two-byte encoder turns an index pointer into its two bytes.

@@ -57,6 +57,10 @@ pub(crate) struct Kernels {
     single_byte_to_utf8: SingleByteKernel<u8>,
     utf16_bytes_to_utf16: Utf16BytesKernel<u16>,
     utf16_bytes_to_utf8: Utf16BytesKernel<u8>,
+    /// Whether `utf16_to_utf8` and `utf8_to_utf16` are vector kernels at this level: then
+    /// the legacy codecs stage UTF-16 and convert it in bulk rather than writing UTF-8
+    /// character by character (see `codecs::cursor`), which only pays with vector kernels.
+    vector_transcoders: bool,
 }
 
 /// Generates the safe method for each kernel: every call goes through one `unsafe` block
@@ -114,6 +118,12 @@ impl Kernels {
     /// The level of this table.
     pub(crate) fn level(&self) -> Level {
         self.level
+    }
+
+    /// Whether the UTF-8 <-> UTF-16 transcoding kernels of this table are vector kernels.
+    #[inline(always)]
+    pub(crate) fn vector_transcoders(&self) -> bool {
+        self.vector_transcoders
     }
 }
 

@@ -21,6 +21,7 @@ pub(crate) const TABLE: Kernels = Kernels {
     single_byte_to_utf8,
     utf16_bytes_to_utf16,
     utf16_bytes_to_utf8,
+    vector_transcoders: false,
 };
 
 const WORD: usize = core::mem::size_of::<usize>();

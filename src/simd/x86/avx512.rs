@@ -92,6 +92,7 @@ pub(crate) const TABLE: Kernels = Kernels {
     utf8_to_utf16: super::avx512_transcode::utf8_to_utf16,
     utf16_to_utf8: super::avx512_transcode::utf16_to_utf8,
     utf16_bytes_to_utf8: super::avx512_transcode::utf16_bytes_to_utf8,
+    vector_transcoders: true,
 };
 
 pub(crate) static KERNELS: Kernels = TABLE;
