@@ -33,10 +33,22 @@ const PAIRS: &[(&str, &str)] = &[
     ("zh_cn", "gbk"),
     ("zh_tw", "big5"),
     ("ko", "euc-kr"),
+    // The full pages (mostly ASCII markup around the text) for the CJK decoders.
+    ("ja.html", "shift_jis"),
+    ("ja.html", "euc-jp"),
+    ("zh_cn.html", "gb18030"),
+    ("zh_tw.html", "big5"),
+    ("ko.html", "euc-kr"),
 ];
 
+/// `lang` is a language (`wikipedia/{lang}.txt`) or a file name (`ja.html`).
 fn corpus(lang: &str) -> String {
-    let path = format!("{}/wikipedia/{lang}.txt", simdenc_bench::CORPUS);
+    let file = if lang.contains('.') {
+        lang.to_string()
+    } else {
+        format!("{lang}.txt")
+    };
+    let path = format!("{}/wikipedia/{file}", simdenc_bench::CORPUS);
     std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"))
 }
 

@@ -10,10 +10,17 @@
 //! - UTF-8: after an ASCII byte, or after a complete valid character, i.e. a lead byte
 //!   followed by all its continuation bytes within their ranges (whatever state the decoder
 //!   was in, a lead byte starts a new sequence: mid-sequence it is an error and is restored);
-//!   and, as a belt-and-braces rule, before a byte that is not a continuation byte.
+//!   and, as a belt-and-braces rule, before a byte that is not a continuation byte;
+//! - Shift_JIS, EUC-JP, EUC-KR and Big5: after a byte below 0x40, and gb18030 and GBK after
+//!   a byte below 0x30. Such a byte is never part of a multi-byte sequence: the standard's
+//!   handlers take trailing bytes from 0x40 (Shift_JIS, Big5), 0x41 (EUC-KR), 0xA1 (EUC-JP),
+//!   and gb18030's second byte from 0x30; met with a leading byte pending, it ends that
+//!   sequence as an error and is restored (gb18030 restores the pending second and third
+//!   bytes with it), then decoded as ASCII. Once it is decoded, every state variable is
+//!   back to its initial value, whatever came before.
 //!
-//! Everything else (the CJK multi-byte encodings, ISO-2022-JP, replacement) stays
-//! sequential, and so does any file when the target encoder has state (ISO-2022-JP).
+//! Everything else (ISO-2022-JP, whose escape sequences hold across lines, and replacement)
+//! stays sequential, and so does any file when the target encoder has state (ISO-2022-JP).
 //! A BOM is looked at once, at the very start; pieces decode without BOM handling. If no cut
 //! is found in a whole piece (long malformed stretches), the rest of the file is converted
 //! sequentially from the last cut.
@@ -51,6 +58,23 @@ pub fn splittable(encoding: &'static Encoding) -> bool {
         || encoding == simdenc::UTF_16LE
         || encoding == simdenc::UTF_16BE
         || encoding.is_single_byte()
+        || multi_byte_limit(encoding).is_some()
+}
+
+/// For the CJK multi-byte decoders: the bytes below this limit are never part of a
+/// multi-byte sequence, so the decoder is in its initial state after one (module doc).
+fn multi_byte_limit(encoding: &'static Encoding) -> Option<u8> {
+    if encoding == simdenc::GB18030 || encoding == simdenc::GBK {
+        Some(0x30)
+    } else if encoding == simdenc::SHIFT_JIS
+        || encoding == simdenc::EUC_JP
+        || encoding == simdenc::EUC_KR
+        || encoding == simdenc::BIG5
+    {
+        Some(0x40)
+    } else {
+        None
+    }
 }
 
 /// The last cut in `block` (which starts at a cut, or at the start of the data), in
@@ -61,6 +85,9 @@ pub fn find_cut(encoding: &'static Encoding, block: &[u8]) -> Option<usize> {
     }
     if encoding.is_single_byte() {
         return Some(block.len());
+    }
+    if let Some(limit) = multi_byte_limit(encoding) {
+        return block.iter().rposition(|&b| b < limit).map(|p| p + 1);
     }
     if encoding == simdenc::UTF_16LE || encoding == simdenc::UTF_16BE {
         let mut p = block.len() & !1;
@@ -331,6 +358,17 @@ mod tests {
         assert_eq!(find_cut(simdenc::UTF_16LE, b"\x3D\xD8"), None);
     }
 
+    #[test]
+    fn multi_byte_cuts() {
+        // Shift_JIS "火星\n" = 89 CE 90 AF 0A, then a trail-range byte '@'.
+        assert_eq!(find_cut(simdenc::SHIFT_JIS, b"\x89\xCE\x90\xAF\n\x89@"), Some(5));
+        assert_eq!(find_cut(simdenc::SHIFT_JIS, b"\x89@"), None);
+        // gb18030: digits can be second bytes, so only bytes below 0x30 are cuts.
+        assert_eq!(find_cut(simdenc::GB18030, b"a \x81\x30\x81\x30"), Some(2));
+        assert_eq!(find_cut(simdenc::GBK, b"\x81\x30"), None);
+        assert!(!splittable(simdenc::ISO_2022_JP) && !splittable(simdenc::REPLACEMENT));
+    }
+
     /// Cutting at every cut and decoding the pieces separately gives the sequential text.
     #[test]
     fn cuts_preserve_the_decoding() {
@@ -346,10 +384,19 @@ mod tests {
             simdenc::UTF_16LE,
             simdenc::UTF_16BE,
             simdenc::WINDOWS_1252,
+            simdenc::SHIFT_JIS,
+            simdenc::EUC_JP,
+            simdenc::EUC_KR,
+            simdenc::BIG5,
+            simdenc::GB18030,
+            simdenc::GBK,
         ] {
-            for _ in 0..300 {
+            for _ in 0..3000 {
+                // Leads, trails, gb18030's digits and four-byte forms, EUC-JP's 0x8E/0x8F,
+                // ASCII on both sides of the limits.
                 let alphabet: &[u8] = &[
                     b'a', 0x80, 0xBF, 0xC3, 0xA9, 0xE6, 0x97, 0xA5, 0xF0, 0x9F, 0xD8, 0xDC, 0xED, 0xFF, 0,
+                    b'0', b'9', b'\n', b'/', b'@', b'A', 0x81, 0x8E, 0x8F, 0xA1, 0xFE, 0x30, 0x3F,
                 ];
                 let len = (next() % 40) as usize;
                 let bytes: Vec<u8> = (0..len)

@@ -188,6 +188,21 @@ fn single_file_in_pieces_equals_sequential() {
             &["-f", "x-user-defined", "-t", "windows-1252"],
         ),
         ("gbk", b"", true, &["-f", "gbk", "-t", "utf-8"]),
+        ("gb18030", b"", true, &["-f", "gb18030", "-t", "utf-16le"]),
+        ("shift_jis", b"", true, &["-f", "shift_jis", "-t", "utf-8"]),
+        (
+            "euc-jp",
+            b"",
+            true,
+            &["-f", "euc-jp", "-t", "shift_jis", "--errors=html"],
+        ),
+        ("euc-kr", b"", true, &["-f", "euc-kr", "-t", "utf-8"]),
+        (
+            "big5",
+            b"",
+            true,
+            &["-f", "big5", "-t", "utf-8", "--errors=fatal"],
+        ),
     ];
     for &(source, bom, errors, args) in cases {
         let input = big_input(&mut rng, source, bom, errors);
