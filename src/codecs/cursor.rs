@@ -135,14 +135,16 @@ impl Dest for Utf8Dest<'_> {
         single: &impl Fn(u8) -> u32,
         pair: &impl Fn(u8, u8) -> u32,
     ) -> usize {
-        if !self.kernels.vector_transcoders() {
+        // With vector transcoders, staging UTF-16 and converting it in bulk is faster than
+        // writing 1–3 bytes per character, once there is enough input and room to amortise
+        // the kernel call (small inputs: `simdenc bench --filter small`).
+        let room = (self.left() / 3).min(STAGE);
+        if !self.kernels.vector_transcoders() || room < 16 || src.len() < 32 {
             return runs::run_to_utf8(src, self.buf, &mut self.pos, single, pair);
         }
-        // With vector transcoders, staging UTF-16 and converting it in bulk is faster than
-        // writing 1–3 bytes per character: stage as many units as surely fit (three bytes
-        // per unit at most; a surrogate pair takes two units and four bytes).
+        // Stage as many units as surely fit (three bytes per unit at most; a surrogate pair
+        // takes two units and four bytes).
         let mut stage = [0u16; STAGE];
-        let room = (self.left() / 3).min(STAGE);
         let mut units = 0;
         let read = runs::run_to_utf16(src, &mut stage[..room], &mut units, single, pair);
         // Whole characters whose UTF-8 fits: the kernel converts all of them, by its contract.
