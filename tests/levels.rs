@@ -62,6 +62,7 @@ fn main() {
             );
             passed += 1;
         }
+        passed += long_cjk_text(&mut rng, rounds);
         println!("level {level}: ok");
     }
     cpu::force(cpu::detected()).expect("detected level");
@@ -92,4 +93,46 @@ fn generated(rng: &mut Rng, enc: &'static Encoding) -> Vec<u8> {
     out.extend_from_slice(&bytes);
     out.extend(std::iter::repeat_n(b'.', rng.below(65)));
     out
+}
+
+/// The CJK decoders on long text (the vector kernels take it 64 bytes at a time), with a
+/// few bytes the kernels must stop at inserted, in random chunks and small outputs.
+fn long_cjk_text(rng: &mut Rng, rounds: usize) -> usize {
+    let text = "火星は、太陽系の太陽に近い方から4番目の惑星である。地球型惑星に分類され、\
+                Mars 화성은 태양계의 네 번째 행성이다. 火星是太陽系由內往外數的第四顆行星，\
+                ° × α Ж ¥ ｱｲｳ 😀 ‾ 〜 ℃ 123 abc\n"
+        .repeat(12);
+    let specials: &[&[u8]] = &[
+        b"\x80",
+        b"\xA1",
+        b"\xFF",
+        b"\x8E\xA1",
+        b"\x8F\xA2\xAF",
+        b"\x81\x30",
+        b"\x81",
+    ];
+    let mut checked = 0;
+    for enc in [
+        simdenc::SHIFT_JIS,
+        simdenc::EUC_JP,
+        simdenc::EUC_KR,
+        simdenc::GBK,
+        simdenc::GB18030,
+        simdenc::BIG5,
+    ] {
+        let encoded = spec::run_encoder(enc, &text, spec::ErrorMode::Html).output;
+        for _ in 0..rounds / 4 + 1 {
+            let mut bytes = encoded.clone();
+            for _ in 0..rng.below(4) {
+                let at = rng.below(bytes.len() + 1);
+                let special = specials[rng.below(specials.len())];
+                bytes.splice(at..at, special.iter().copied());
+            }
+            let splits = random_splits(rng, bytes.len());
+            check_decode(enc, &bytes, &splits, 4 + rng.below(300));
+            check_decode(enc, &bytes, &[], bytes.len() * 3 + 8);
+            checked += 1;
+        }
+    }
+    checked
 }

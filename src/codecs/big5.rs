@@ -15,6 +15,7 @@
 use crate::codecs::cursor::{ByteDest, Dest, Source};
 use crate::codecs::runs::{self, PairShape};
 use crate::results::{DecoderResult, EncoderResult};
+use crate::simd::PairTables;
 use crate::tables::big5::{BIG5, BIG5_ENC_ASTRAL, BIG5_ENC_BLOCKS, BIG5_ENC_PAGES};
 use crate::tables::paged;
 
@@ -216,6 +217,7 @@ fn decode_fast<D: Dest>(src: &[u8], mut read: usize, dst: &mut D) -> usize {
         read += runs::decode_run(
             src.get(read..).unwrap_or_default(),
             dst,
+            &PAIRS,
             |_| 0,
             |leading, byte| {
                 SHAPE
@@ -273,7 +275,10 @@ fn decode_fast<D: Dest>(src: &[u8], mut read: usize, dst: &mut D) -> usize {
 
 /// Lead and trail bytes of two-byte characters (decoder step 3.3–3.4): rows of 157 pointers
 /// for leads 0x81–0xFE, columns for trails 0x40–0x7E then 0xA1–0xFE (byte − offset).
-static SHAPE: PairShape = PairShape::new(&[(0x81, 0xFE)], &[(0x40, 0x7E), (0xA1, 0xFE)], 157);
+const SHAPE_DEF: PairShape = PairShape::new(&[(0x81, 0xFE)], &[(0x40, 0x7E), (0xA1, 0xFE)], 157);
+static SHAPE: PairShape = SHAPE_DEF;
+/// The same pairs for the vector kernels.
+pub(crate) static PAIRS: PairTables = SHAPE_DEF.tables(&[], &BIG5);
 
 /// The Big5 encoder.
 pub(crate) struct Big5Encoder;

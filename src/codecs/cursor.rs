@@ -11,8 +11,8 @@
 //! caller checked room" as a contract, enforced by the slice bounds if it is broken.
 
 use crate::codecs::runs;
-use crate::simd::Kernels;
 use crate::simd::scalar_put_utf8 as put_utf8;
+use crate::simd::{Kernels, PairTables};
 
 /// Where a decoder writes: UTF-8 bytes or UTF-16 code units.
 pub(crate) trait Dest {
@@ -42,8 +42,13 @@ pub(crate) trait Dest {
     /// For the legacy decode runs: decodes the common characters at the start of `src`
     /// straight into the output ([`runs::run_to_utf8`], [`runs::run_to_utf16`]); returns
     /// the bytes read.
-    fn legacy_run(&mut self, src: &[u8], single: &impl Fn(u8) -> u32, pair: &impl Fn(u8, u8) -> u32)
-    -> usize;
+    fn legacy_run(
+        &mut self,
+        src: &[u8],
+        pairs: &PairTables,
+        single: &impl Fn(u8) -> u32,
+        pair: &impl Fn(u8, u8) -> u32,
+    ) -> usize;
     /// Copies the ASCII prefix of `src` as far as it fits (a kernel); returns bytes consumed.
     fn copy_ascii(&mut self, src: &[u8]) -> usize;
     /// Decodes `src` through a single-byte index while mapped and fitting (a kernel);
@@ -132,9 +137,19 @@ impl Dest for Utf8Dest<'_> {
     fn legacy_run(
         &mut self,
         src: &[u8],
+        pairs: &PairTables,
         single: &impl Fn(u8) -> u32,
         pair: &impl Fn(u8, u8) -> u32,
     ) -> usize {
+        if self.kernels.vector_pairs() {
+            let (read, written) =
+                self.kernels
+                    .pairs_to_utf8(src, pairs, self.buf.get_mut(self.pos..).unwrap_or_default());
+            self.pos += written;
+            if read > 0 {
+                return read;
+            }
+        }
         // With vector transcoders, staging UTF-16 and converting it in bulk is faster than
         // writing 1–3 bytes per character, once there is enough input and room to amortise
         // the kernel call (small inputs: `simdenc bench --filter small`).
@@ -256,9 +271,19 @@ impl Dest for Utf16Dest<'_> {
     fn legacy_run(
         &mut self,
         src: &[u8],
+        pairs: &PairTables,
         single: &impl Fn(u8) -> u32,
         pair: &impl Fn(u8, u8) -> u32,
     ) -> usize {
+        if self.kernels.vector_pairs() {
+            let (read, written) =
+                self.kernels
+                    .pairs_to_utf16(src, pairs, self.buf.get_mut(self.pos..).unwrap_or_default());
+            self.pos += written;
+            if read > 0 {
+                return read;
+            }
+        }
         runs::run_to_utf16(src, self.buf, &mut self.pos, single, pair)
     }
     #[inline]

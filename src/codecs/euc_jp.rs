@@ -17,6 +17,7 @@
 use crate::codecs::cursor::{ByteDest, Dest, Source};
 use crate::codecs::runs::{self, PairShape};
 use crate::results::{DecoderResult, EncoderResult};
+use crate::simd::PairTables;
 use crate::tables::jis0208::{JIS0208, JIS0208_ENC_BLOCKS, JIS0208_ENC_PAGES};
 use crate::tables::jis0212::JIS0212;
 use crate::tables::paged;
@@ -223,6 +224,7 @@ fn decode_fast<D: Dest>(src: &[u8], dst: &mut D) -> (usize, bool) {
     runs::decode_run(
         src,
         dst,
+        &PAIRS,
         |_| 0,
         |leading, byte| match (leading, byte) {
             (0x8E, 0xA1..=0xDF) => 0xFF61 - 0xA1 + u32::from(byte),
@@ -236,7 +238,10 @@ fn decode_fast<D: Dest>(src: &[u8], dst: &mut D) -> (usize, bool) {
 
 /// Lead and trail bytes of jis0208 pairs (step 5.4): rows of 94 for leads 0xA1–0xFE, columns
 /// for trails 0xA1–0xFE.
-static SHAPE: PairShape = PairShape::new(&[(0xA1, 0xFE)], &[(0xA1, 0xFE)], 94);
+const SHAPE_DEF: PairShape = PairShape::new(&[(0xA1, 0xFE)], &[(0xA1, 0xFE)], 94);
+static SHAPE: PairShape = SHAPE_DEF;
+/// The same pairs for the vector kernels.
+pub(crate) static PAIRS: PairTables = SHAPE_DEF.tables(&JIS0208, &[]);
 
 pub(crate) struct EucJpEncoder;
 

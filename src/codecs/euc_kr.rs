@@ -17,6 +17,7 @@
 use crate::codecs::cursor::{ByteDest, Dest, Source};
 use crate::codecs::runs::{self, PairShape};
 use crate::results::{DecoderResult, EncoderResult};
+use crate::simd::PairTables;
 use crate::tables::euc_kr::{EUC_KR, EUC_KR_ENC_BLOCKS, EUC_KR_ENC_PAGES};
 use crate::tables::paged;
 
@@ -184,6 +185,7 @@ fn decode_fast<D: Dest>(src: &[u8], dst: &mut D) -> (usize, bool) {
     runs::decode_run(
         src,
         dst,
+        &PAIRS,
         |_| 0,
         |leading, byte| {
             SHAPE
@@ -196,7 +198,10 @@ fn decode_fast<D: Dest>(src: &[u8], dst: &mut D) -> (usize, bool) {
 
 /// Lead and trail bytes of two-byte characters (steps 3.3–3.4): rows of 190 pointers for
 /// leads 0x81–0xFE, columns for trails 0x41–0xFE.
-static SHAPE: PairShape = PairShape::new(&[(0x81, 0xFE)], &[(0x41, 0xFE)], 190);
+const SHAPE_DEF: PairShape = PairShape::new(&[(0x81, 0xFE)], &[(0x41, 0xFE)], 190);
+static SHAPE: PairShape = SHAPE_DEF;
+/// The same pairs for the vector kernels.
+pub(crate) static PAIRS: PairTables = SHAPE_DEF.tables(&EUC_KR, &[]);
 
 pub(crate) struct EucKrEncoder;
 

@@ -29,6 +29,7 @@ use crate::codecs::Pending;
 use crate::codecs::cursor::{ByteDest, Dest, Source};
 use crate::codecs::runs::{self, PairShape};
 use crate::results::{DecoderResult, EncoderResult};
+use crate::simd::PairTables;
 use crate::tables::gb18030::{GB18030, GB18030_ENC_BLOCKS, GB18030_ENC_PAGES, GB18030_RANGES};
 use crate::tables::paged;
 
@@ -352,6 +353,7 @@ fn decode_fast<D: Dest>(src: &[u8], mut read: usize, dst: &mut D) -> usize {
         read += runs::decode_run(
             src.get(read..).unwrap_or_default(),
             dst,
+            &PAIRS,
             |byte| if byte == 0x80 { 0x20AC } else { 0 },
             |leading, byte| {
                 SHAPE
@@ -424,7 +426,10 @@ fn decode_fast<D: Dest>(src: &[u8], mut read: usize, dst: &mut D) -> usize {
 
 /// Lead and trail bytes of two-byte characters (steps 5.5–5.6): rows of 190 pointers for
 /// leads 0x81–0xFE, columns for trails 0x40–0x7E then 0x80–0xFE (byte − offset).
-static SHAPE: PairShape = PairShape::new(&[(0x81, 0xFE)], &[(0x40, 0x7E), (0x80, 0xFE)], 190);
+const SHAPE_DEF: PairShape = PairShape::new(&[(0x81, 0xFE)], &[(0x40, 0x7E), (0x80, 0xFE)], 190);
+static SHAPE: PairShape = SHAPE_DEF;
+/// The same pairs for the vector kernels.
+pub(crate) static PAIRS: PairTables = SHAPE_DEF.tables(&GB18030, &[]);
 
 /// The gb18030 encoder, or GBK's with `is_gbk`.
 pub(crate) struct Gb18030Encoder {

@@ -335,3 +335,17 @@ impl VariantEncoder {
         u16_length.checked_mul(per_unit)?.checked_add(extra)
     }
 }
+
+/// The two-byte CJK families' tables for the `pairs_to_*` kernels, with an encoding of each
+/// (the kernel tests run them on text in that encoding).
+#[cfg(test)]
+pub(crate) fn pair_tables() -> [(&'static crate::Encoding, &'static crate::simd::PairTables); 6] {
+    [
+        (crate::SHIFT_JIS, &shift_jis::PAIRS),
+        (crate::EUC_JP, &euc_jp::PAIRS),
+        (crate::EUC_KR, &euc_kr::PAIRS),
+        (crate::GBK, &gb18030::PAIRS),
+        (crate::GB18030, &gb18030::PAIRS),
+        (crate::BIG5, &big5::PAIRS),
+    ]
+}

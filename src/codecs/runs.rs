@@ -11,6 +11,7 @@
 //! registers and does one table lookup, one room check and one write per character.
 
 use crate::codecs::cursor::Dest;
+use crate::simd::PairTables;
 
 /// The shape of a two-byte index: a pointer is `lead_base[lead] + trail_column[trail]`, where
 /// `lead_base` is `NO_LEAD` for bytes that are not leads and `trail_column` is `NO_TRAIL`
@@ -18,6 +19,7 @@ use crate::codecs::cursor::Dest;
 pub(crate) struct PairShape {
     lead_base: [u16; 256],
     trail_column: [u8; 256],
+    row_len: u16,
 }
 
 const NO_LEAD: u16 = u16::MAX;
@@ -55,6 +57,34 @@ impl PairShape {
         PairShape {
             lead_base,
             trail_column,
+            row_len,
+        }
+    }
+
+    /// The same shape, with the index `index16` or `index32` (the other one empty), as the
+    /// `pairs_to_*` kernels read it.
+    pub(crate) const fn tables(&self, index16: &'static [u16], index32: &'static [u32]) -> PairTables {
+        let mut lead_row = [0u8; 128];
+        let mut b = 0x80;
+        while b < 0x100 {
+            if self.lead_base[b] != NO_LEAD {
+                let row = self.lead_base[b] / self.row_len + 1;
+                assert!(row < 0x100, "rows fit in a byte");
+                lead_row[b - 0x80] = row as u8;
+            }
+            b += 1;
+        }
+        let mut b = 0;
+        while b < 0x80 {
+            assert!(self.lead_base[b] == NO_LEAD, "leading bytes are 0x80 or above");
+            b += 1;
+        }
+        PairTables {
+            lead_row,
+            trail_col: self.trail_column,
+            row_len: self.row_len,
+            index16,
+            index32,
         }
     }
 
@@ -75,7 +105,9 @@ impl PairShape {
 /// at anything else (`single(b) == 0` and `pair(b, trail) == 0`, or a lead at the end of
 /// `src`) or when the output is full. Returns the bytes read and whether the output was full.
 ///
-/// `single` and `pair` return scalar values (never surrogates) or 0.
+/// `single` and `pair` return scalar values (never surrogates) or 0; `pairs` describes the
+/// same pairs for the vector kernels (whose "plain" pairs are a subset of what `pair` maps,
+/// with the same code points).
 ///
 /// The work is done by [`Dest::legacy_run`] (the loops [`run_to_utf8`] and [`run_to_utf16`],
 /// which write straight into the output slice) and the `copy_ascii` kernel for ASCII runs;
@@ -85,13 +117,14 @@ impl PairShape {
 pub(crate) fn decode_run<D: Dest>(
     src: &[u8],
     dst: &mut D,
+    pairs: &PairTables,
     single: impl Fn(u8) -> u32,
     pair: impl Fn(u8, u8) -> u32,
 ) -> (usize, bool) {
     let mut read = 0;
     loop {
         read += dst.copy_ascii(src.get(read..).unwrap_or_default());
-        let n = dst.legacy_run(src.get(read..).unwrap_or_default(), &single, &pair);
+        let n = dst.legacy_run(src.get(read..).unwrap_or_default(), pairs, &single, &pair);
         read += n;
         if n > 0 {
             continue;

@@ -18,6 +18,7 @@
 use crate::codecs::cursor::{ByteDest, Dest, Source};
 use crate::codecs::runs::{self, PairShape};
 use crate::results::{DecoderResult, EncoderResult};
+use crate::simd::PairTables;
 use crate::tables::jis0208::{JIS0208, SHIFT_JIS_ENC_BLOCKS, SHIFT_JIS_ENC_PAGES};
 use crate::tables::paged;
 
@@ -190,7 +191,11 @@ impl ShiftJisDecoder {
 /// Lead and trail bytes of two-byte characters: rows of 188 pointers for leads 0x81–0x9F
 /// then 0xE0–0xFC (steps 3.5–3.6: leading − leadingOffset), columns for trails 0x40–0x7E then
 /// 0x80–0xFC (byte − offset).
-static SHAPE: PairShape = PairShape::new(&[(0x81, 0x9F), (0xE0, 0xFC)], &[(0x40, 0x7E), (0x80, 0xFC)], 188);
+const SHAPE_DEF: PairShape =
+    PairShape::new(&[(0x81, 0x9F), (0xE0, 0xFC)], &[(0x40, 0x7E), (0x80, 0xFC)], 188);
+static SHAPE: PairShape = SHAPE_DEF;
+/// The same pairs for the vector kernels.
+pub(crate) static PAIRS: PairTables = SHAPE_DEF.tables(&JIS0208, &[]);
 
 /// Decodes the characters at the start of `src` that are whole, valid and fit, with no
 /// leading byte held. Returns the bytes read and whether it stopped because the output is
@@ -201,6 +206,7 @@ fn decode_fast<D: Dest>(src: &[u8], dst: &mut D) -> (usize, bool) {
     runs::decode_run(
         src,
         dst,
+        &PAIRS,
         |byte| match byte {
             0x80 => 0x80,
             0xA1..=0xDF => 0xFF61 - 0xA1 + u32::from(byte),

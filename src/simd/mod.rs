@@ -36,6 +36,64 @@ pub(crate) type SingleByteKernel<T> = unsafe fn(&[u8], &[u16; 128], &mut [T]) ->
 pub(crate) type Utf16BytesKernel<T> = unsafe fn(&[u8], bool, &mut [T]) -> (usize, usize);
 /// A transcoding kernel: `(src, dst) -> (read, written)`.
 pub(crate) type Transcode<S, D> = unsafe fn(&[S], &mut [D]) -> (usize, usize);
+/// A kernel over a two-byte CJK index: `(src, tables, dst) -> (read, written)`.
+pub(crate) type PairsKernel<T> = unsafe fn(&[u8], &PairTables, &mut [T]) -> (usize, usize);
+
+/// A two-byte CJK encoding's pairs as the `pairs_to_*` kernels read them: the pointer of
+/// `lead`, `trail` is `(lead_row[lead - 0x80] - 1) * row_len + trail_col[trail]`, and its
+/// code point is `index[pointer]`.
+///
+/// A "plain" character is an ASCII byte, or a lead (`lead_row` not 0) and a trail
+/// (`trail_col` not 0xFF) whose pointer is below [`PairTables::limit`] and whose code point
+/// is in U+0800..=U+FFFF and not a surrogate. The kernels decode plain characters only;
+/// everything else (single non-ASCII bytes, unmapped pointers, the few code points below
+/// U+0800, astral ones, errors) is the codec's.
+pub(crate) struct PairTables {
+    /// For bytes 0x80..=0xFF: the row of a leading byte plus one, 0 for other bytes.
+    pub(crate) lead_row: [u8; 128],
+    /// For every byte: the column of a trailing byte, 0xFF for other bytes.
+    pub(crate) trail_col: [u8; 256],
+    /// Pointers per row.
+    pub(crate) row_len: u16,
+    /// The index as u16 code points (0: none), or empty if `index32` is used.
+    pub(crate) index16: &'static [u16],
+    /// The index as u32 code points (0: none), or empty if `index16` is used.
+    pub(crate) index32: &'static [u32],
+}
+
+impl PairTables {
+    /// Pointers at or above this are not plain: for a u16 index, the last entry is excluded,
+    /// so that a vector gather of 4 bytes at `2 * pointer` stays inside the index.
+    #[inline(always)]
+    pub(crate) fn limit(&self) -> usize {
+        if self.index32.is_empty() {
+            self.index16.len().saturating_sub(1)
+        } else {
+            self.index32.len()
+        }
+    }
+
+    /// The code point of `lead` (0x80 or above), `trail` if that pair is plain.
+    #[inline(always)]
+    pub(crate) fn plain(&self, lead: u8, trail: u8) -> Option<u32> {
+        let row = self.lead_row[usize::from(lead & 0x7F)];
+        let col = self.trail_col[usize::from(trail)];
+        if row == 0 || col == 0xFF {
+            return None;
+        }
+        let pointer = usize::from(row - 1) * usize::from(self.row_len) + usize::from(col);
+        if pointer >= self.limit() {
+            return None;
+        }
+        let code_point = if self.index32.is_empty() {
+            u32::from(self.index16[pointer])
+        } else {
+            self.index32[pointer]
+        };
+        ((0x800..=0xFFFF).contains(&code_point) && !(0xD800..=0xDFFF).contains(&code_point))
+            .then_some(code_point)
+    }
+}
 
 /// One table of kernels, for one level. See the module docs for the contract.
 ///
@@ -57,6 +115,11 @@ pub(crate) struct Kernels {
     single_byte_to_utf8: SingleByteKernel<u8>,
     utf16_bytes_to_utf16: Utf16BytesKernel<u16>,
     utf16_bytes_to_utf8: Utf16BytesKernel<u8>,
+    pairs_to_utf8: PairsKernel<u8>,
+    pairs_to_utf16: PairsKernel<u16>,
+    /// Whether `pairs_to_utf8` and `pairs_to_utf16` are vector kernels at this level (the
+    /// codecs call them only then: the scalar ones do no better than the codecs' own loops).
+    vector_pairs: bool,
     /// Whether `utf16_to_utf8` and `utf8_to_utf16` are vector kernels at this level: then
     /// the legacy codecs stage UTF-16 and convert it in bulk rather than writing UTF-8
     /// character by character (see `codecs::cursor`), which only pays with vector kernels.
@@ -112,12 +175,23 @@ kernel_methods! {
     utf16_bytes_to_utf16(src: &[u8], be: bool, dst: &mut [u16]) -> (usize, usize);
     /// As `utf16_bytes_to_utf16`, to UTF-8, stopping before a character that does not fit.
     utf16_bytes_to_utf8(src: &[u8], be: bool, dst: &mut [u8]) -> (usize, usize);
+    /// Decodes the plain characters (see [`PairTables`]) at the start of `src` while they
+    /// fit, to UTF-8 (three bytes per pair).
+    pairs_to_utf8(src: &[u8], tables: &PairTables, dst: &mut [u8]) -> (usize, usize);
+    /// As `pairs_to_utf8`, to UTF-16 (one unit per character).
+    pairs_to_utf16(src: &[u8], tables: &PairTables, dst: &mut [u16]) -> (usize, usize);
 }
 
 impl Kernels {
     /// The level of this table.
     pub(crate) fn level(&self) -> Level {
         self.level
+    }
+
+    /// Whether the two-byte CJK kernels of this table are vector kernels.
+    #[inline(always)]
+    pub(crate) fn vector_pairs(&self) -> bool {
+        self.vector_pairs
     }
 
     /// Whether the UTF-8 <-> UTF-16 transcoding kernels of this table are vector kernels.

@@ -1,7 +1,7 @@
 //! The portable kernels (`Level::Scalar`): the reference every SIMD level must equal exactly,
 //! and the fallback on CPUs without one. Safe code only; ASCII runs go a machine word at a time.
 
-use super::{Kernels, Level};
+use super::{Kernels, Level, PairTables};
 
 pub(crate) static KERNELS: Kernels = TABLE;
 
@@ -21,6 +21,9 @@ pub(crate) const TABLE: Kernels = Kernels {
     single_byte_to_utf8,
     utf16_bytes_to_utf16,
     utf16_bytes_to_utf8,
+    pairs_to_utf8,
+    pairs_to_utf16,
+    vector_pairs: false,
     vector_transcoders: false,
 };
 
@@ -331,6 +334,57 @@ pub(crate) fn utf16_bytes_to_utf8(src: &[u8], be: bool, dst: &mut [u8]) -> (usiz
         }
         read += 2;
         written += n;
+    }
+    (read, written)
+}
+
+/// Decodes plain characters (ASCII, and pairs as [`PairTables::plain`] defines them) while
+/// they fit; three UTF-8 bytes per pair.
+pub(crate) fn pairs_to_utf8(src: &[u8], tables: &PairTables, dst: &mut [u8]) -> (usize, usize) {
+    let (mut read, mut written) = (0, 0);
+    while let Some(&byte) = src.get(read) {
+        if byte < 0x80 {
+            let Some(slot) = dst.get_mut(written) else {
+                break;
+            };
+            *slot = byte;
+            read += 1;
+            written += 1;
+            continue;
+        }
+        let Some(code_point) = src.get(read + 1).and_then(|&trail| tables.plain(byte, trail)) else {
+            break;
+        };
+        let Some(slots) = dst.get_mut(written..written + 3) else {
+            break;
+        };
+        slots[0] = 0xE0 | (code_point >> 12) as u8;
+        slots[1] = 0x80 | ((code_point >> 6) & 0x3F) as u8;
+        slots[2] = 0x80 | (code_point & 0x3F) as u8;
+        read += 2;
+        written += 3;
+    }
+    (read, written)
+}
+
+/// As [`pairs_to_utf8`], to UTF-16: one code unit per character.
+pub(crate) fn pairs_to_utf16(src: &[u8], tables: &PairTables, dst: &mut [u16]) -> (usize, usize) {
+    let (mut read, mut written) = (0, 0);
+    while let Some(&byte) = src.get(read) {
+        let Some(slot) = dst.get_mut(written) else {
+            break;
+        };
+        if byte < 0x80 {
+            *slot = u16::from(byte);
+            read += 1;
+        } else {
+            let Some(code_point) = src.get(read + 1).and_then(|&trail| tables.plain(byte, trail)) else {
+                break;
+            };
+            *slot = code_point as u16;
+            read += 2;
+        }
+        written += 1;
     }
     (read, written)
 }

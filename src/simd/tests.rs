@@ -335,6 +335,92 @@ fn single_byte_kernels() {
     }
 }
 
+/// The two-byte CJK kernels on text in each family's encoding: every prefix, with bytes the
+/// kernels must stop at (single bytes, unmapped pairs, errors) sprinkled in, long texts
+/// with every output size around the block sizes.
+#[test]
+fn pair_kernels() {
+    let text = "火星は、太陽系の太陽に近い方から4番目の惑星である。地球型惑星に分類され、\
+                Mars 화성은 태양계의 네 번째 행성이다. 火星是太陽系由內往外數的第四顆行星，\
+                ° × α Ж ¥ ｱｲｳ 😀 ‾ 〜 ℃ 123 abc\n"
+        .repeat(6);
+    let specials: &[&[u8]] = &[
+        b"\x80",
+        b"\xA1",
+        b"\xFF",
+        b"\x8E\xA1",
+        b"\x8F\xA2\xAF",
+        b"\x81\x30",
+        b"\x81",
+        b"A",
+    ];
+    for (encoding, tables) in crate::codecs::pair_tables() {
+        let (bytes, _, _) = encoding.encode(&text);
+        let bytes = bytes.into_owned();
+        let mut inputs: Vec<Vec<u8>> = (0..=max_len().min(bytes.len()))
+            .step_by(stride())
+            .map(|len| bytes[..len].to_vec())
+            .collect();
+        let mut seed = 0x9E37_79B9_7F4A_7C15u64;
+        for _ in 0..if quick() { 20 } else { 200 } {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            let mut v = bytes.clone();
+            let at = (seed % v.len() as u64) as usize;
+            let special = specials[(seed >> 32) as usize % specials.len()];
+            v.splice(at..at, special.iter().copied());
+            inputs.push(v);
+        }
+        for k in available() {
+            for input in &inputs {
+                let caps = |len: usize| {
+                    if len > 300 {
+                        vec![len * 3 + 8, len, len / 2, 95, 96, 97, 191]
+                    } else {
+                        caps(len)
+                    }
+                };
+                same(
+                    "pairs_to_utf8",
+                    k,
+                    input,
+                    |k, s, cap| {
+                        let mut d = vec![0xA5u8; cap];
+                        let r = k.pairs_to_utf8(s, tables, &mut d);
+                        (r, d)
+                    },
+                    caps,
+                );
+                same(
+                    "pairs_to_utf16",
+                    k,
+                    input,
+                    |k, s, cap| {
+                        let mut d = vec![0xA5A5u16; cap];
+                        let r = k.pairs_to_utf16(s, tables, &mut d);
+                        (r, d)
+                    },
+                    caps,
+                );
+            }
+            // The kernel decodes what the codec would: plain text through the scalar kernel
+            // gives the decoder's output.
+            let mut out = vec![0u8; bytes.len() * 3];
+            let (read, written) = k.pairs_to_utf8(&bytes, tables, &mut out);
+            let expect = encoding.decode_without_bom_handling(&bytes[..read]).0;
+            assert_eq!(
+                &out[..written],
+                expect.as_bytes(),
+                "{} at {:?}",
+                encoding.name(),
+                k.level()
+            );
+            assert!(read > 40, "{}: the kernel stopped at {read}", encoding.name());
+        }
+    }
+}
+
 #[test]
 fn random_inputs_with_quickcheck() {
     fn prop(bytes: Vec<u8>, cap: u16) -> TestResult {

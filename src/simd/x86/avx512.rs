@@ -92,6 +92,9 @@ pub(crate) const TABLE: Kernels = Kernels {
     utf8_to_utf16: super::avx512_transcode::utf8_to_utf16,
     utf16_to_utf8: super::avx512_transcode::utf16_to_utf8,
     utf16_bytes_to_utf8: super::avx512_transcode::utf16_bytes_to_utf8,
+    pairs_to_utf8: super::avx512_pairs::pairs_to_utf8,
+    pairs_to_utf16: super::avx512_pairs::pairs_to_utf16,
+    vector_pairs: true,
     vector_transcoders: true,
 };
 

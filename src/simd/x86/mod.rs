@@ -6,6 +6,7 @@
 
 pub(crate) mod avx2;
 pub(crate) mod avx512;
+pub(crate) mod avx512_pairs;
 pub(crate) mod avx512_transcode;
 pub(crate) mod sse2;
 

@@ -1,0 +1,290 @@
+//! Two-byte CJK decoding (Shift_JIS, EUC-JP, EUC-KR, Big5, gb18030/GBK pairs) with
+//! AVX-512 VBMI/VBMI2, 64 input bytes at a time. An ISA-specific algorithm (STYLE.md 8.4): it
+//! needs byte compress and 128-entry byte lookups, which the other levels lack.
+//!
+//! ```text
+//! while 64 input bytes and 96 bytes (UTF-8) or 64 units (UTF-16) of room remain:
+//!     v = 64 bytes, starting at a character boundary
+//!     L = bytes that can lead a pair (lead_row != 0)
+//!     leads = every other byte of each run of L, from the run's first byte;
+//!             trails = leads << 1   (a lead in byte 63: stop before it, read 63 bytes)
+//!     stop if a non-ASCII byte is neither a lead nor a trail, or a trail has no column
+//!     pointers = (row - 1) * row_len + col, compressed to one lane per lead; stop if any is
+//!     at or above the limit; gather the code points; stop if any is not plain
+//!     output, 16 input bytes at a time: ASCII bytes widened, each lead's character expanded
+//!     into its lane, trails dropped; compress the kept bytes and store them
+//! the scalar kernel finishes (from the block that stopped, if one did)
+//! ```
+//! Every check comes before any output of its block, and the scalar kernel decodes a
+//! stopped block character by character, so `(read, written)` equal the scalar kernel's.
+
+use core::arch::x86_64::*;
+
+use super::super::PairTables;
+use super::super::scalar;
+
+/// The lookup tables in registers, and the gather parameters.
+struct Tables {
+    row: [__m512i; 2],
+    col: [__m512i; 4],
+    row_len: __m512i,
+    limit: __m512i,
+}
+
+/// # Safety
+/// AVX-512F/BW is enabled in the caller.
+#[inline(always)]
+unsafe fn load(t: &PairTables) -> Tables {
+    let limit = t.limit().min(i32::MAX as usize) as i32;
+    // SAFETY: every load reads 64 bytes inside `lead_row` (128) or `trail_col` (256);
+    // AVX-512F per the caller's contract.
+    unsafe {
+        let row = |i: usize| _mm512_loadu_si512(t.lead_row.as_ptr().add(64 * i).cast());
+        let col = |i: usize| _mm512_loadu_si512(t.trail_col.as_ptr().add(64 * i).cast());
+        Tables {
+            row: [row(0), row(1)],
+            col: [col(0), col(1), col(2), col(3)],
+            row_len: _mm512_set1_epi32(i32::from(t.row_len)),
+            limit: _mm512_set1_epi32(limit),
+        }
+    }
+}
+
+/// One block's characters: lead and trail masks, bytes read, and the code points of the
+/// leads, 16 per vector, in order. `None` if the block has a character that is not plain.
+struct Block {
+    v: __m512i,
+    leads: u64,
+    trails: u64,
+    valid: u64,
+    read: usize,
+    code_points: [__m512i; 2],
+}
+
+/// # Safety
+/// - The AVX-512 level's features are enabled in the caller.
+/// - `src` is valid for reading 64 bytes.
+/// - `t` was loaded from `tables`.
+#[inline(always)]
+unsafe fn block(src: *const u8, t: &Tables, tables: &PairTables) -> Option<Block> {
+    // SAFETY: 64 readable bytes at `src`; the gathers read 4 bytes at `base + scale * pointer`
+    // only for lanes whose pointer is below `tables.limit()`, which keeps them inside the
+    // index (`PairTables::limit`); AVX-512 per the caller's contract.
+    unsafe {
+        let v = _mm512_loadu_si512(src.cast());
+        let high = _mm512_movepi8_mask(v);
+        let row = _mm512_permutex2var_epi8(t.row[0], v, t.row[1]);
+        let lead_capable = high & _mm512_test_epi8_mask(row, row);
+        // Leads: in each run of lead-capable bytes, those at an even distance from its start.
+        let starts = lead_capable & !(lead_capable << 1);
+        const EVEN: u64 = 0x5555_5555_5555_5555;
+        let even_runs = lead_capable.wrapping_add(starts & !EVEN) & lead_capable;
+        let mut leads = (even_runs & EVEN) | (lead_capable & !even_runs & !EVEN);
+        let mut valid = u64::MAX;
+        let mut read = 64;
+        if leads >> 63 != 0 {
+            leads &= !(1 << 63);
+            valid >>= 1;
+            read = 63;
+        }
+        let trails = leads << 1;
+        if high & !(leads | trails) & valid != 0 {
+            return None;
+        }
+        let col_low = _mm512_permutex2var_epi8(t.col[0], v, t.col[1]);
+        let col_high = _mm512_permutex2var_epi8(t.col[2], v, t.col[3]);
+        let col = _mm512_mask_blend_epi8(high, col_low, col_high);
+        if _mm512_cmpeq_epi8_mask(col, _mm512_set1_epi8(-1)) & trails != 0 {
+            return None;
+        }
+        let rows = _mm512_maskz_compress_epi8(leads, row);
+        let cols = _mm512_maskz_compress_epi8(trails, col);
+        let n = leads.count_ones();
+        let mut code_points = [_mm512_setzero_si512(); 2];
+        for (h, slot) in code_points.iter_mut().enumerate() {
+            let lanes = n.saturating_sub(16 * h as u32).min(16);
+            if lanes == 0 {
+                break;
+            }
+            let m: __mmask16 = ((1u32 << lanes) - 1) as u16;
+            let (r, c) = if h == 0 {
+                (_mm512_castsi512_si128(rows), _mm512_castsi512_si128(cols))
+            } else {
+                (
+                    _mm512_extracti32x4_epi32::<1>(rows),
+                    _mm512_extracti32x4_epi32::<1>(cols),
+                )
+            };
+            let r = _mm512_sub_epi32(_mm512_cvtepu8_epi32(r), _mm512_set1_epi32(1));
+            let pointer = _mm512_add_epi32(_mm512_mullo_epi32(r, t.row_len), _mm512_cvtepu8_epi32(c));
+            if _mm512_mask_cmpge_epu32_mask(m, pointer, t.limit) != 0 {
+                return None;
+            }
+            let cp = if tables.index32.is_empty() {
+                let g = _mm512_mask_i32gather_epi32::<2>(
+                    _mm512_setzero_si512(),
+                    m,
+                    pointer,
+                    tables.index16.as_ptr().cast(),
+                );
+                _mm512_and_si512(g, _mm512_set1_epi32(0xFFFF))
+            } else {
+                _mm512_mask_i32gather_epi32::<4>(
+                    _mm512_setzero_si512(),
+                    m,
+                    pointer,
+                    tables.index32.as_ptr().cast(),
+                )
+            };
+            let low = _mm512_mask_cmplt_epu32_mask(m, cp, _mm512_set1_epi32(0x800));
+            let astral = _mm512_mask_cmpgt_epu32_mask(m, cp, _mm512_set1_epi32(0xFFFF));
+            let surrogate = _mm512_mask_cmpeq_epi32_mask(
+                m,
+                _mm512_and_si512(cp, _mm512_set1_epi32(0xF800)),
+                _mm512_set1_epi32(0xD800),
+            );
+            if low | astral | surrogate != 0 {
+                return None;
+            }
+            *slot = cp;
+        }
+        Some(Block {
+            v,
+            leads,
+            trails,
+            valid,
+            read,
+            code_points,
+        })
+    }
+}
+
+/// For group `g` (input bytes `16g..16g + 16`) of `b`: one 32-bit lane per input byte, holding
+/// the byte (ASCII) or the lead's code point (leads), and the masks of the lanes that are
+/// leads and that are kept (not trails, not past the bytes read).
+///
+/// # Safety
+/// The AVX-512 level's features are enabled in the caller.
+#[inline(always)]
+unsafe fn group(b: &Block, staged: &[u32; 48], g: usize) -> (__m512i, u16, u16) {
+    let leads = (b.leads >> (16 * g)) as u16;
+    let kept = ((b.valid & !b.trails) >> (16 * g)) as u16;
+    let before = (b.leads & ((1u64 << (16 * g)) - 1)).count_ones() as usize;
+    // SAFETY: `before <= 32`, so the 16 u32 from `staged[before]` are inside its 48; AVX-512
+    // per the caller's contract.
+    unsafe {
+        let bytes = match g {
+            0 => _mm512_extracti32x4_epi32::<0>(b.v),
+            1 => _mm512_extracti32x4_epi32::<1>(b.v),
+            2 => _mm512_extracti32x4_epi32::<2>(b.v),
+            _ => _mm512_extracti32x4_epi32::<3>(b.v),
+        };
+        let ascii = _mm512_cvtepu8_epi32(bytes);
+        let cps = _mm512_maskz_expand_epi32(leads, _mm512_loadu_si512(staged.as_ptr().add(before).cast()));
+        (_mm512_mask_blend_epi32(leads, ascii, cps), leads, kept)
+    }
+}
+
+/// # Safety
+/// The AVX-512 level's features are enabled in the caller.
+#[inline(always)]
+unsafe fn stage(b: &Block) -> [u32; 48] {
+    let mut staged = [0u32; 48];
+    // SAFETY: two stores of 16 u32 at 0 and 16, inside the 48; AVX-512F per the contract.
+    unsafe {
+        _mm512_storeu_si512(staged.as_mut_ptr().cast(), b.code_points[0]);
+        _mm512_storeu_si512(staged.as_mut_ptr().add(16).cast(), b.code_points[1]);
+    }
+    staged
+}
+
+#[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512vbmi,avx512vbmi2,bmi2,popcnt")]
+pub(crate) fn pairs_to_utf8(src: &[u8], tables: &PairTables, dst: &mut [u8]) -> (usize, usize) {
+    let (mut read, mut written) = (0, 0);
+    // SAFETY: AVX-512 is enabled on this function.
+    let t = unsafe { load(tables) };
+    // A block writes at most 96 bytes (32 pairs of 3).
+    while read + 64 <= src.len() && written + 96 <= dst.len() {
+        // SAFETY: `read + 64 <= src.len()`; AVX-512 enabled here; `t` is from `tables`.
+        let Some(b) = (unsafe { block(src.as_ptr().add(read), &t, tables) }) else {
+            break;
+        };
+        // SAFETY: AVX-512 is enabled on this function.
+        let staged = unsafe { stage(&b) };
+        for g in 0..4 {
+            // SAFETY: AVX-512 is enabled here. The masked store writes `popcnt(keep)` bytes at
+            // `written`: 1 per kept ASCII byte and 3 per lead, at most 96 for the whole block,
+            // which `written + 96 <= dst.len()` leaves room for.
+            unsafe {
+                let (lanes, leads, kept) = group(&b, &staged, g);
+                // UTF-8 of the leads' code points (U+0800..=U+FFFF: three bytes) in place.
+                let cp = lanes;
+                let three = _mm512_or_si512(
+                    _mm512_or_si512(
+                        _mm512_or_si512(_mm512_srli_epi32::<12>(cp), _mm512_set1_epi32(0xE0)),
+                        _mm512_slli_epi32::<8>(_mm512_or_si512(
+                            _mm512_and_si512(_mm512_srli_epi32::<6>(cp), _mm512_set1_epi32(0x3F)),
+                            _mm512_set1_epi32(0x80),
+                        )),
+                    ),
+                    _mm512_slli_epi32::<16>(_mm512_or_si512(
+                        _mm512_and_si512(cp, _mm512_set1_epi32(0x3F)),
+                        _mm512_set1_epi32(0x80),
+                    )),
+                );
+                let lanes = _mm512_mask_blend_epi32(leads, lanes, three);
+                let flags = _mm512_maskz_mov_epi32(
+                    kept,
+                    _mm512_mask_blend_epi32(leads, _mm512_set1_epi32(0x80), _mm512_set1_epi32(0x80_8080)),
+                );
+                let keep = _mm512_movepi8_mask(flags);
+                let out = _mm512_maskz_compress_epi8(keep, lanes);
+                let n = keep.count_ones() as usize;
+                _mm512_mask_storeu_epi8(
+                    dst.as_mut_ptr().add(written).cast(),
+                    _bzhi_u64(u64::MAX, n as u32),
+                    out,
+                );
+                written += n;
+            }
+        }
+        read += b.read;
+    }
+    let (r, w) = scalar::pairs_to_utf8(&src[read..], tables, &mut dst[written..]);
+    (read + r, written + w)
+}
+
+#[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512vbmi,avx512vbmi2,bmi2,popcnt")]
+pub(crate) fn pairs_to_utf16(src: &[u8], tables: &PairTables, dst: &mut [u16]) -> (usize, usize) {
+    let (mut read, mut written) = (0, 0);
+    // SAFETY: AVX-512 is enabled on this function.
+    let t = unsafe { load(tables) };
+    // A block writes at most 64 units (one per byte).
+    while read + 64 <= src.len() && written + 64 <= dst.len() {
+        // SAFETY: `read + 64 <= src.len()`; AVX-512 enabled here; `t` is from `tables`.
+        let Some(b) = (unsafe { block(src.as_ptr().add(read), &t, tables) }) else {
+            break;
+        };
+        // SAFETY: AVX-512 is enabled on this function.
+        let staged = unsafe { stage(&b) };
+        for g in 0..4 {
+            // SAFETY: AVX-512 is enabled here. The masked store writes `popcnt(kept)` units at
+            // `written`, at most 64 for the whole block, which `written + 64 <= dst.len()`
+            // leaves room for.
+            unsafe {
+                let (lanes, _, kept) = group(&b, &staged, g);
+                let units = _mm512_cvtepi32_epi16(_mm512_maskz_compress_epi32(kept, lanes));
+                let n = kept.count_ones() as usize;
+                _mm256_mask_storeu_epi16(
+                    dst.as_mut_ptr().add(written).cast(),
+                    ((1u32 << n) - 1) as u16,
+                    units,
+                );
+                written += n;
+            }
+        }
+        read += b.read;
+    }
+    let (r, w) = scalar::pairs_to_utf16(&src[read..], tables, &mut dst[written..]);
+    (read + r, written + w)
+}
