@@ -166,12 +166,11 @@ unsafe fn block(src: *const u8, t: &Tables, tables: &PairTables) -> Option<Block
 /// # Safety
 /// The AVX-512 level's features are enabled in the caller.
 #[inline(always)]
-unsafe fn group(b: &Block, staged: &[u32; 48], g: usize) -> (__m512i, u16, u16) {
+unsafe fn group(b: &Block, g: usize) -> (__m512i, u16, u16) {
     let leads = (b.leads >> (16 * g)) as u16;
     let kept = ((b.valid & !b.trails) >> (16 * g)) as u16;
-    let before = (b.leads & ((1u64 << (16 * g)) - 1)).count_ones() as usize;
-    // SAFETY: `before <= 32`, so the 16 u32 from `staged[before]` are inside its 48; AVX-512
-    // per the caller's contract.
+    let before = (b.leads & ((1u64 << (16 * g)) - 1)).count_ones() as i32;
+    // SAFETY: register operations only; AVX-512 per the caller's contract.
     unsafe {
         let bytes = match g {
             0 => _mm512_extracti32x4_epi32::<0>(b.v),
@@ -180,22 +179,17 @@ unsafe fn group(b: &Block, staged: &[u32; 48], g: usize) -> (__m512i, u16, u16) 
             _ => _mm512_extracti32x4_epi32::<3>(b.v),
         };
         let ascii = _mm512_cvtepu8_epi32(bytes);
-        let cps = _mm512_maskz_expand_epi32(leads, _mm512_loadu_si512(staged.as_ptr().add(before).cast()));
+        // The code points of this group's leads are `before..before + popcnt(leads)` of the
+        // 32 in `code_points` (a register window, not a reload: no store-forwarding stall).
+        let iota = _mm512_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
+        let window = _mm512_permutex2var_epi32(
+            b.code_points[0],
+            _mm512_add_epi32(iota, _mm512_set1_epi32(before)),
+            b.code_points[1],
+        );
+        let cps = _mm512_maskz_expand_epi32(leads, window);
         (_mm512_mask_blend_epi32(leads, ascii, cps), leads, kept)
     }
-}
-
-/// # Safety
-/// The AVX-512 level's features are enabled in the caller.
-#[inline(always)]
-unsafe fn stage(b: &Block) -> [u32; 48] {
-    let mut staged = [0u32; 48];
-    // SAFETY: two stores of 16 u32 at 0 and 16, inside the 48; AVX-512F per the contract.
-    unsafe {
-        _mm512_storeu_si512(staged.as_mut_ptr().cast(), b.code_points[0]);
-        _mm512_storeu_si512(staged.as_mut_ptr().add(16).cast(), b.code_points[1]);
-    }
-    staged
 }
 
 #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512vbmi,avx512vbmi2,bmi2,popcnt")]
@@ -209,14 +203,12 @@ pub(crate) fn pairs_to_utf8(src: &[u8], tables: &PairTables, dst: &mut [u8]) -> 
         let Some(b) = (unsafe { block(src.as_ptr().add(read), &t, tables) }) else {
             break;
         };
-        // SAFETY: AVX-512 is enabled on this function.
-        let staged = unsafe { stage(&b) };
         for g in 0..4 {
             // SAFETY: AVX-512 is enabled here. The masked store writes `popcnt(keep)` bytes at
             // `written`: 1 per kept ASCII byte and 3 per lead, at most 96 for the whole block,
             // which `written + 96 <= dst.len()` leaves room for.
             unsafe {
-                let (lanes, leads, kept) = group(&b, &staged, g);
+                let (lanes, leads, kept) = group(&b, g);
                 // UTF-8 of the leads' code points (U+0800..=U+FFFF: three bytes) in place.
                 let cp = lanes;
                 let three = _mm512_or_si512(
@@ -265,14 +257,12 @@ pub(crate) fn pairs_to_utf16(src: &[u8], tables: &PairTables, dst: &mut [u16]) -
         let Some(b) = (unsafe { block(src.as_ptr().add(read), &t, tables) }) else {
             break;
         };
-        // SAFETY: AVX-512 is enabled on this function.
-        let staged = unsafe { stage(&b) };
         for g in 0..4 {
             // SAFETY: AVX-512 is enabled here. The masked store writes `popcnt(kept)` units at
             // `written`, at most 64 for the whole block, which `written + 64 <= dst.len()`
             // leaves room for.
             unsafe {
-                let (lanes, _, kept) = group(&b, &staged, g);
+                let (lanes, _, kept) = group(&b, g);
                 let units = _mm512_cvtepi32_epi16(_mm512_maskz_compress_epi32(kept, lanes));
                 let n = kept.count_ones() as usize;
                 _mm256_mask_storeu_epi16(
