@@ -15,7 +15,7 @@
 use crate::codecs::cursor::{ByteDest, Dest, Source};
 use crate::codecs::runs::{self, PairShape};
 use crate::results::{DecoderResult, EncoderResult};
-use crate::simd::PairTables;
+use crate::simd::{EncodeTables, PairTables};
 use crate::tables::big5::{BIG5, BIG5_ENC_ASTRAL, BIG5_ENC_BLOCKS, BIG5_ENC_PAGES};
 use crate::tables::paged;
 
@@ -287,6 +287,13 @@ pub(crate) struct Big5Encoder;
 /// `BIG5_ENC_PAGES` (astral ones are the loop's).
 static ENC_BYTES: [u16; BIG5_ENC_BLOCKS.len()] =
     runs::pointer_bytes(&BIG5_ENC_BLOCKS, runs::PointerBytes::Big5);
+/// The encode run's lookup for the vector kernels: `ENC_BYTES` less what the run's closure
+/// declines.
+pub(crate) static ENC_TABLES: EncodeTables = EncodeTables {
+    pages: &BIG5_ENC_PAGES,
+    blocks: &ENC_BYTES,
+    declined: [(0xFFFF, 0); 5],
+};
 
 impl Big5Encoder {
     pub(crate) fn new() -> Self {
@@ -302,7 +309,7 @@ impl Big5Encoder {
         _last: bool,
     ) -> EncoderResult {
         loop {
-            src.encode_run(dst, |c| paged(&BIG5_ENC_PAGES, &ENC_BYTES, c));
+            src.encode_run(dst, Some(&ENC_TABLES), |c| paged(&BIG5_ENC_PAGES, &ENC_BYTES, c));
             loop {
                 // 1. If codePoint is end-of-queue, then return finished.
                 let Some((c, len)) = src.peek() else {

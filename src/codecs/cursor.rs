@@ -12,7 +12,7 @@
 
 use crate::codecs::runs;
 use crate::simd::scalar_put_utf8 as put_utf8;
-use crate::simd::{Kernels, PairTables};
+use crate::simd::{EncodeTables, Kernels, PairTables};
 
 /// Where a decoder writes: UTF-8 bytes or UTF-16 code units.
 pub(crate) trait Dest {
@@ -62,9 +62,14 @@ pub(crate) trait Dest {
     fn utf8_valid(&mut self, src: &[u8]) -> usize;
 }
 
-/// The most UTF-16 code units a legacy decode run into UTF-8 stages, or an encode run from
-/// UTF-8 converts, at a time, where the transcoding kernels are vector kernels.
+/// The most UTF-16 code units a legacy decode run into UTF-8 stages at a time, where the
+/// transcoding kernels are vector kernels.
 const STAGE: usize = 64;
+
+/// The most UTF-16 code units an encode run from UTF-8 converts at a time, where the
+/// transcoding kernels are vector kernels (larger than [`STAGE`]: the UTF-8 to UTF-16 kernel
+/// leaves less of each piece to its scalar tail).
+const ENCODE_STAGE: usize = 256;
 
 /// Decoder output into UTF-8.
 pub(crate) struct Utf8Dest<'a> {
@@ -333,7 +338,9 @@ pub(crate) trait Source {
     /// output is full. `map(code_point)` for a non-ASCII scalar value is 0 (declined: the
     /// state machine decides), a single byte `0x01..=0xFF`, or two bytes `lead << 8 | trail`
     /// with `lead != 0`. Surrogates in UTF-16 input are always left to the state machine.
-    fn encode_run(&mut self, dst: &mut ByteDest<'_>, map: impl Fn(u32) -> u16);
+    /// `tables`, if given, is the same lookup for the vector kernels (their plain code units
+    /// are a subset of what `map` encodes, with the same bytes).
+    fn encode_run(&mut self, dst: &mut ByteDest<'_>, tables: Option<&EncodeTables>, map: impl Fn(u32) -> u16);
 }
 
 /// Writes what `map` returned for a character (one byte, or two as `lead << 8 | trail`) if
@@ -399,20 +406,40 @@ impl Source for Utf8Source<'_> {
         n
     }
     #[inline(always)]
-    fn encode_run(&mut self, dst: &mut ByteDest<'_>, map: impl Fn(u32) -> u16) {
+    fn encode_run(
+        &mut self,
+        dst: &mut ByteDest<'_>,
+        tables: Option<&EncodeTables>,
+        map: impl Fn(u32) -> u16,
+    ) {
         let bytes = self.src.as_bytes();
         let buf = &mut *dst.buf;
         let (mut p, mut w) = (self.pos, dst.pos);
         let stage_utf16 = self.kernels.vector_transcoders();
         while let Some(&b0) = bytes.get(p) {
             if stage_utf16 && b0 >= 0x80 {
-                // Where `utf8_to_utf16` is a vector kernel: convert up to STAGE units in
+                // Where `utf8_to_utf16` is a vector kernel: convert up to ENCODE_STAGE units in
                 // bulk, then map unit by unit, counting the UTF-8 bytes each one came from.
-                let mut stage = [0u16; STAGE];
-                let end = bytes.len().min(p + 3 * STAGE);
+                let mut stage = [0u16; ENCODE_STAGE];
+                let end = bytes.len().min(p + 3 * ENCODE_STAGE);
                 let (_, units) = self.kernels.utf8_to_utf16(&bytes[p..end], &mut stage);
                 let before = p;
-                for &u in &stage[..units] {
+                let mut rest = &stage[..units];
+                if let Some(tables) = tables
+                    && self.kernels.vector_pairs()
+                {
+                    // The plain units in bulk (BMP, not surrogates: 1 to 3 UTF-8 bytes each).
+                    let (k, n) =
+                        self.kernels
+                            .units_to_bytes(rest, tables, buf.get_mut(w..).unwrap_or_default());
+                    w += n;
+                    p += rest[..k]
+                        .iter()
+                        .map(|&u| 1 + usize::from(u >= 0x80) + usize::from(u >= 0x800))
+                        .sum::<usize>();
+                    rest = &rest[k..];
+                }
+                for &u in rest {
                     // Surrogates (astral characters) are the state machine's.
                     if u & 0xF800 == 0xD800 {
                         break;
@@ -527,11 +554,29 @@ impl Source for Utf16Source<'_> {
         read
     }
     #[inline(always)]
-    fn encode_run(&mut self, dst: &mut ByteDest<'_>, map: impl Fn(u32) -> u16) {
+    fn encode_run(
+        &mut self,
+        dst: &mut ByteDest<'_>,
+        tables: Option<&EncodeTables>,
+        map: impl Fn(u32) -> u16,
+    ) {
         let units = self.src;
         let buf = &mut *dst.buf;
         let (mut p, mut w) = (self.pos, dst.pos);
         while let Some(&u) = units.get(p) {
+            if u >= 0x80
+                && let Some(tables) = tables
+                && self.kernels.vector_pairs()
+            {
+                let (k, n) =
+                    self.kernels
+                        .units_to_bytes(&units[p..], tables, buf.get_mut(w..).unwrap_or_default());
+                p += k;
+                w += n;
+                if k > 0 {
+                    continue;
+                }
+            }
             if u < 0x80 {
                 let Some(slot) = buf.get_mut(w) else {
                     break;

@@ -17,7 +17,7 @@
 use crate::codecs::cursor::{ByteDest, Dest, Source};
 use crate::codecs::runs::{self, PairShape};
 use crate::results::{DecoderResult, EncoderResult};
-use crate::simd::PairTables;
+use crate::simd::{EncodeTables, PairTables};
 use crate::tables::jis0208::{JIS0208, JIS0208_ENC_BLOCKS, JIS0208_ENC_PAGES};
 use crate::tables::jis0212::JIS0212;
 use crate::tables::paged;
@@ -249,6 +249,19 @@ pub(crate) struct EucJpEncoder;
 /// `JIS0208_ENC_PAGES`.
 static ENC_BYTES: [u16; JIS0208_ENC_BLOCKS.len()] =
     runs::pointer_bytes(&JIS0208_ENC_BLOCKS, runs::PointerBytes::EucJp);
+/// The encode run's lookup for the vector kernels: `ENC_BYTES` less what the run's closure
+/// declines.
+pub(crate) static ENC_TABLES: EncodeTables = EncodeTables {
+    pages: &JIS0208_ENC_PAGES,
+    blocks: &ENC_BYTES,
+    declined: [
+        (0xA5, 0xA5),
+        (0x203E, 0x203E),
+        (0x2212, 0x2212),
+        (0xFF61, 0xFF9F),
+        (0xFFFF, 0),
+    ],
+};
 
 /// What the encoder writes for one non-ASCII code point.
 enum Mapped {
@@ -298,7 +311,7 @@ impl EucJpEncoder {
     ) -> EncoderResult {
         loop {
             // The run takes what index jis0208 gives directly; steps 3–6 are the loop's below.
-            src.encode_run(dst, |c| match c {
+            src.encode_run(dst, Some(&ENC_TABLES), |c| match c {
                 0xA5 | 0x203E | 0x2212 | 0xFF61..=0xFF9F => 0,
                 _ => paged(&JIS0208_ENC_PAGES, &ENC_BYTES, c),
             });

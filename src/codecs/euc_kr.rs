@@ -17,7 +17,7 @@
 use crate::codecs::cursor::{ByteDest, Dest, Source};
 use crate::codecs::runs::{self, PairShape};
 use crate::results::{DecoderResult, EncoderResult};
-use crate::simd::PairTables;
+use crate::simd::{EncodeTables, PairTables};
 use crate::tables::euc_kr::{EUC_KR, EUC_KR_ENC_BLOCKS, EUC_KR_ENC_PAGES};
 use crate::tables::paged;
 
@@ -209,6 +209,13 @@ pub(crate) struct EucKrEncoder;
 /// `EUC_KR_ENC_PAGES`.
 static ENC_BYTES: [u16; EUC_KR_ENC_BLOCKS.len()] =
     runs::pointer_bytes(&EUC_KR_ENC_BLOCKS, runs::PointerBytes::EucKr);
+/// The encode run's lookup for the vector kernels: `ENC_BYTES` less what the run's closure
+/// declines.
+pub(crate) static ENC_TABLES: EncodeTables = EncodeTables {
+    pages: &EUC_KR_ENC_PAGES,
+    blocks: &ENC_BYTES,
+    declined: [(0xFFFF, 0); 5],
+};
 
 impl EucKrEncoder {
     pub(crate) fn new() -> Self {
@@ -223,7 +230,9 @@ impl EucKrEncoder {
         _last: bool,
     ) -> EncoderResult {
         loop {
-            src.encode_run(dst, |c| paged(&EUC_KR_ENC_PAGES, &ENC_BYTES, c));
+            src.encode_run(dst, Some(&ENC_TABLES), |c| {
+                paged(&EUC_KR_ENC_PAGES, &ENC_BYTES, c)
+            });
             loop {
                 let Some((c, len)) = src.peek() else {
                     // 1. If codePoint is end-of-queue, then return finished.

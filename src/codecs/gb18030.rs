@@ -29,7 +29,7 @@ use crate::codecs::Pending;
 use crate::codecs::cursor::{ByteDest, Dest, Source};
 use crate::codecs::runs::{self, PairShape};
 use crate::results::{DecoderResult, EncoderResult};
-use crate::simd::PairTables;
+use crate::simd::{EncodeTables, PairTables};
 use crate::tables::gb18030::{GB18030, GB18030_ENC_BLOCKS, GB18030_ENC_PAGES, GB18030_RANGES};
 use crate::tables::paged;
 
@@ -440,6 +440,19 @@ pub(crate) struct Gb18030Encoder {
 /// `GB18030_ENC_PAGES`.
 static ENC_BYTES: [u16; GB18030_ENC_BLOCKS.len()] =
     runs::pointer_bytes(&GB18030_ENC_BLOCKS, runs::PointerBytes::Gb18030);
+/// The encode run's lookup for the vector kernels: `ENC_BYTES` less what the run's closure
+/// declines.
+pub(crate) static ENC_TABLES: EncodeTables = EncodeTables {
+    pages: &GB18030_ENC_PAGES,
+    blocks: &ENC_BYTES,
+    declined: [
+        (0x20AC, 0x20AC),
+        (0xE5E5, 0xE864),
+        (0xFFFF, 0),
+        (0xFFFF, 0),
+        (0xFFFF, 0),
+    ],
+};
 
 impl Gb18030Encoder {
     pub(crate) fn new(is_gbk: bool) -> Self {
@@ -457,7 +470,7 @@ impl Gb18030Encoder {
         loop {
             // The run takes what index gb18030 gives directly; steps 3–5 (U+E5E5, the
             // GB18030-2022 table, GBK's euro sign) and the ranges are the loop's below.
-            src.encode_run(dst, |c| match c {
+            src.encode_run(dst, Some(&ENC_TABLES), |c| match c {
                 0x20AC | 0xE5E5..=0xE864 => 0,
                 _ => paged(&GB18030_ENC_PAGES, &ENC_BYTES, c),
             });

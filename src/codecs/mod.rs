@@ -349,3 +349,16 @@ pub(crate) fn pair_tables() -> [(&'static crate::Encoding, &'static crate::simd:
         (crate::BIG5, &big5::PAIRS),
     ]
 }
+
+/// The CJK encoders' tables for the `units_to_bytes` kernels, with each encoding.
+#[cfg(test)]
+pub(crate) fn encode_tables() -> [(&'static crate::Encoding, &'static crate::simd::EncodeTables); 6] {
+    [
+        (crate::SHIFT_JIS, &shift_jis::ENC_TABLES),
+        (crate::EUC_JP, &euc_jp::ENC_TABLES),
+        (crate::EUC_KR, &euc_kr::ENC_TABLES),
+        (crate::GBK, &gb18030::ENC_TABLES),
+        (crate::GB18030, &gb18030::ENC_TABLES),
+        (crate::BIG5, &big5::ENC_TABLES),
+    ]
+}

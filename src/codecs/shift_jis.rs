@@ -18,7 +18,7 @@
 use crate::codecs::cursor::{ByteDest, Dest, Source};
 use crate::codecs::runs::{self, PairShape};
 use crate::results::{DecoderResult, EncoderResult};
-use crate::simd::PairTables;
+use crate::simd::{EncodeTables, PairTables};
 use crate::tables::jis0208::{JIS0208, SHIFT_JIS_ENC_BLOCKS, SHIFT_JIS_ENC_PAGES};
 use crate::tables::paged;
 
@@ -226,6 +226,19 @@ pub(crate) struct ShiftJisEncoder;
 /// `SHIFT_JIS_ENC_PAGES`.
 static ENC_BYTES: [u16; SHIFT_JIS_ENC_BLOCKS.len()] =
     runs::pointer_bytes(&SHIFT_JIS_ENC_BLOCKS, runs::PointerBytes::ShiftJis);
+/// The encode run's lookup for the vector kernels: `ENC_BYTES` less what the run's closure
+/// declines.
+pub(crate) static ENC_TABLES: EncodeTables = EncodeTables {
+    pages: &SHIFT_JIS_ENC_PAGES,
+    blocks: &ENC_BYTES,
+    declined: [
+        (0x80, 0x80),
+        (0xA5, 0xA5),
+        (0x203E, 0x203E),
+        (0x2212, 0x2212),
+        (0xFF61, 0xFF9F),
+    ],
+};
 
 /// What the encoder writes for one non-ASCII code point.
 enum Mapped {
@@ -283,7 +296,7 @@ impl ShiftJisEncoder {
         loop {
             // The run takes what the index Shift_JIS pointer gives directly; steps 2–6 (the
             // single bytes and U+2212) are the state machine's.
-            src.encode_run(dst, |c| match c {
+            src.encode_run(dst, Some(&ENC_TABLES), |c| match c {
                 0x80 | 0xA5 | 0x203E | 0x2212 | 0xFF61..=0xFF9F => 0,
                 _ => paged(&SHIFT_JIS_ENC_PAGES, &ENC_BYTES, c),
             });

@@ -69,7 +69,7 @@ impl SingleByteEncoder {
     ) -> EncoderResult {
         loop {
             let (pages, blocks) = (self.tables.enc_pages, self.tables.enc_blocks);
-            src.encode_run(dst, |c| u16::from(paged(pages, blocks, c)));
+            src.encode_run(dst, None, |c| u16::from(paged(pages, blocks, c)));
             let Some((c, len)) = src.peek() else {
                 return EncoderResult::InputEmpty;
             };

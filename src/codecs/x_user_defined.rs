@@ -52,7 +52,7 @@ impl XUserDefinedEncoder {
         _last: bool,
     ) -> EncoderResult {
         loop {
-            src.encode_run(dst, |c| match c {
+            src.encode_run(dst, None, |c| match c {
                 0xF780..=0xF7FF => (c - 0xF780 + 0x80) as u16,
                 _ => 0,
             });

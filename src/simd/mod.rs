@@ -39,6 +39,39 @@ pub(crate) type Transcode<S, D> = unsafe fn(&[S], &mut [D]) -> (usize, usize);
 /// A kernel over a two-byte CJK index: `(src, tables, dst) -> (read, written)`.
 pub(crate) type PairsKernel<T> = unsafe fn(&[u8], &PairTables, &mut [T]) -> (usize, usize);
 
+/// A kernel over a CJK encoder's tables: `(units, tables, dst) -> (read, written)`.
+pub(crate) type UnitsKernel = unsafe fn(&[u16], &EncodeTables, &mut [u8]) -> (usize, usize);
+
+/// A CJK encoder's lookup as the `units_to_bytes` kernels read it: the bytes of a BMP code
+/// point `c` are `blocks[pages[c >> 8] * 256 + (c & 0xFF)]`, one byte (below 0x100) or two
+/// (`lead << 8 | trail`), 0 for none.
+///
+/// A "plain" code unit is ASCII, or a code unit that is not a surrogate, not in one of the
+/// `declined` ranges (the code points the standard's encoder treats specially), whose block
+/// index is below `blocks.len() - 1` (a vector gather reads 4 bytes) and whose bytes are not
+/// 0. The kernels encode plain code units only; the codec's state machine takes the rest.
+pub(crate) struct EncodeTables {
+    pub(crate) pages: &'static [u8; 256],
+    pub(crate) blocks: &'static [u16],
+    /// Inclusive ranges; unused entries are `(0xFFFF, 0)` (empty).
+    pub(crate) declined: [(u16, u16); 5],
+}
+
+impl EncodeTables {
+    /// The bytes of the non-ASCII code unit `u` if it is plain, else 0.
+    #[inline(always)]
+    pub(crate) fn bytes(&self, u: u16) -> u16 {
+        if u & 0xF800 == 0xD800 || self.declined.iter().any(|&(lo, hi)| (lo..=hi).contains(&u)) {
+            return 0;
+        }
+        let index = usize::from(self.pages[usize::from(u >> 8)]) * 256 + usize::from(u & 0xFF);
+        if index + 1 >= self.blocks.len() {
+            return 0;
+        }
+        self.blocks[index]
+    }
+}
+
 /// A two-byte CJK encoding's pairs as the `pairs_to_*` kernels read them: the pointer of
 /// `lead`, `trail` is `(lead_row[lead - 0x80] - 1) * row_len + trail_col[trail]`, and its
 /// code point is `index[pointer]`.
@@ -117,7 +150,8 @@ pub(crate) struct Kernels {
     utf16_bytes_to_utf8: Utf16BytesKernel<u8>,
     pairs_to_utf8: PairsKernel<u8>,
     pairs_to_utf16: PairsKernel<u16>,
-    /// Whether `pairs_to_utf8` and `pairs_to_utf16` are vector kernels at this level (the
+    units_to_bytes: UnitsKernel,
+    /// Whether `pairs_to_utf8`, `pairs_to_utf16` and `units_to_bytes` are vector kernels at this level (the
     /// codecs call them only then: the scalar ones do no better than the codecs' own loops).
     vector_pairs: bool,
     /// Whether `utf16_to_utf8` and `utf8_to_utf16` are vector kernels at this level: then
@@ -180,6 +214,9 @@ kernel_methods! {
     pairs_to_utf8(src: &[u8], tables: &PairTables, dst: &mut [u8]) -> (usize, usize);
     /// As `pairs_to_utf8`, to UTF-16 (one unit per character).
     pairs_to_utf16(src: &[u8], tables: &PairTables, dst: &mut [u16]) -> (usize, usize);
+    /// Encodes the plain code units (see [`EncodeTables`]) at the start of `src` while
+    /// their bytes fit.
+    units_to_bytes(src: &[u16], tables: &EncodeTables, dst: &mut [u8]) -> (usize, usize);
 }
 
 impl Kernels {

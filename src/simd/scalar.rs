@@ -1,7 +1,7 @@
 //! The portable kernels (`Level::Scalar`): the reference every SIMD level must equal exactly,
 //! and the fallback on CPUs without one. Safe code only; ASCII runs go a machine word at a time.
 
-use super::{Kernels, Level, PairTables};
+use super::{EncodeTables, Kernels, Level, PairTables};
 
 pub(crate) static KERNELS: Kernels = TABLE;
 
@@ -23,6 +23,7 @@ pub(crate) const TABLE: Kernels = Kernels {
     utf16_bytes_to_utf8,
     pairs_to_utf8,
     pairs_to_utf16,
+    units_to_bytes,
     vector_pairs: false,
     vector_transcoders: false,
 };
@@ -385,6 +386,33 @@ pub(crate) fn pairs_to_utf16(src: &[u8], tables: &PairTables, dst: &mut [u16]) -
             read += 2;
         }
         written += 1;
+    }
+    (read, written)
+}
+
+/// Encodes plain code units (ASCII, and units as [`EncodeTables::bytes`] defines them) while
+/// their bytes fit.
+pub(crate) fn units_to_bytes(src: &[u16], tables: &EncodeTables, dst: &mut [u8]) -> (usize, usize) {
+    let (mut read, mut written) = (0, 0);
+    while let Some(&u) = src.get(read) {
+        let bytes = if u < 0x80 { u } else { tables.bytes(u) };
+        if bytes == 0 && u != 0 {
+            break;
+        }
+        if bytes < 0x100 {
+            let Some(slot) = dst.get_mut(written) else {
+                break;
+            };
+            *slot = bytes as u8;
+            written += 1;
+        } else {
+            let Some(slots) = dst.get_mut(written..written + 2) else {
+                break;
+            };
+            slots.copy_from_slice(&bytes.to_be_bytes());
+            written += 2;
+        }
+        read += 1;
     }
     (read, written)
 }

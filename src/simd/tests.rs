@@ -335,6 +335,18 @@ fn single_byte_kernels() {
     }
 }
 
+/// The characters of `text` that `encoding` encodes as ASCII, or as two bytes from U+0800 up
+/// (what the CJK kernels take in both directions).
+fn plain_text(text: &str, encoding: &'static crate::Encoding) -> String {
+    text.chars()
+        .filter(|&c| {
+            let mut buf = [0; 4];
+            let (bytes, _, unmappable) = encoding.encode(c.encode_utf8(&mut buf));
+            c.is_ascii() || (!unmappable && bytes.len() == 2 && u32::from(c) >= 0x800)
+        })
+        .collect()
+}
+
 /// The two-byte CJK kernels on text in each family's encoding: every prefix, with bytes the
 /// kernels must stop at (single bytes, unmapped pairs, errors) sprinkled in, long texts
 /// with every output size around the block sizes.
@@ -342,8 +354,10 @@ fn single_byte_kernels() {
 fn pair_kernels() {
     let text = "火星は、太陽系の太陽に近い方から4番目の惑星である。地球型惑星に分類され、\
                 Mars 화성은 태양계의 네 번째 행성이다. 火星是太陽系由內往外數的第四顆行星，\
-                ° × α Ж ¥ ｱｲｳ 😀 ‾ 〜 ℃ 123 abc\n"
+                〜 ℃ 123 abc\n"
         .repeat(6);
+    // The text is plain (no characters below U+0800 but ASCII, unmappables become ASCII
+    // `&#N;`); the specials are what the kernels stop at.
     let specials: &[&[u8]] = &[
         b"\x80",
         b"\xA1",
@@ -355,8 +369,8 @@ fn pair_kernels() {
         b"A",
     ];
     for (encoding, tables) in crate::codecs::pair_tables() {
-        let (bytes, _, _) = encoding.encode(&text);
-        let bytes = bytes.into_owned();
+        let plain = plain_text(&text, encoding);
+        let bytes = encoding.encode(&plain).0.into_owned();
         let mut inputs: Vec<Vec<u8>> = (0..=max_len().min(bytes.len()))
             .step_by(stride())
             .map(|len| bytes[..len].to_vec())
@@ -416,7 +430,84 @@ fn pair_kernels() {
                 encoding.name(),
                 k.level()
             );
-            assert!(read > 40, "{}: the kernel stopped at {read}", encoding.name());
+            assert_eq!(read, bytes.len(), "{}: the kernel stopped early", encoding.name());
+        }
+    }
+}
+
+/// The CJK encode kernels on UTF-16 text: every prefix, with units the kernels must stop at
+/// (surrogates, declined and unmapped code points, NUL is ASCII) inserted, and output sizes
+/// around the block size.
+#[test]
+fn units_kernels() {
+    let text = "火星は、太陽系の太陽に近い方から4番目の惑星である。地球型惑星に分類され、\
+                Mars 화성은 태양계의 네 번째 행성이다. 火星是太陽系由內往外數的第四顆行星，\
+                abc 123\n"
+        .repeat(6);
+    let specials: &[&[u16]] = &[
+        &[0xD83D, 0xDE00],
+        &[0xDC00],
+        &[0x00A5],
+        &[0x203E],
+        &[0x2212],
+        &[0xFF71],
+        &[0x20AC],
+        &[0xE5E5],
+        &[0x0000],
+        &[0x00E9],
+        &[0xFFFF],
+    ];
+    for (encoding, tables) in crate::codecs::encode_tables() {
+        // The characters of the text that this encoding maps: the kernel runs through it all.
+        let units: Vec<u16> = plain_text(&text, encoding).encode_utf16().collect();
+        let mut inputs: Vec<Vec<u16>> = (0..=max_len().min(units.len()))
+            .step_by(stride())
+            .map(|len| units[..len].to_vec())
+            .collect();
+        let mut seed = 0x2545_F491_4F6C_DD1Du64;
+        for _ in 0..if quick() { 20 } else { 200 } {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            let mut v = units.clone();
+            let at = (seed % v.len() as u64) as usize;
+            let special = specials[(seed >> 32) as usize % specials.len()];
+            v.splice(at..at, special.iter().copied());
+            inputs.push(v);
+        }
+        for k in available() {
+            for input in &inputs {
+                let len = input.len();
+                let caps: Vec<usize> = if len > 300 {
+                    vec![len * 2 + 8, len, 63, 64, 65, 127]
+                } else {
+                    caps(len)
+                };
+                for cap in caps {
+                    let mut a = vec![0xA5u8; cap];
+                    let mut b = vec![0xA5u8; cap];
+                    let got = k.units_to_bytes(input, tables, &mut a);
+                    let expect = scalar_table().units_to_bytes(input, tables, &mut b);
+                    assert_eq!(
+                        (got, &a),
+                        (expect, &b),
+                        "units_to_bytes {} at {:?} cap {cap}",
+                        encoding.name(),
+                        k.level()
+                    );
+                }
+            }
+            // The kernel encodes what the encoder would.
+            let mut out = vec![0u8; units.len() * 2];
+            let (read, written) = k.units_to_bytes(&units, tables, &mut out);
+            let prefix = String::from_utf16(&units[..read]).unwrap();
+            assert_eq!(
+                &out[..written],
+                &*encoding.encode(&prefix).0,
+                "{}",
+                encoding.name()
+            );
+            assert_eq!(read, units.len(), "{}: the kernel stopped early", encoding.name());
         }
     }
 }

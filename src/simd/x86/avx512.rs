@@ -94,6 +94,7 @@ pub(crate) const TABLE: Kernels = Kernels {
     utf16_bytes_to_utf8: super::avx512_transcode::utf16_bytes_to_utf8,
     pairs_to_utf8: super::avx512_pairs::pairs_to_utf8,
     pairs_to_utf16: super::avx512_pairs::pairs_to_utf16,
+    units_to_bytes: super::avx512_pairs::units_to_bytes,
     vector_pairs: true,
     vector_transcoders: true,
 };

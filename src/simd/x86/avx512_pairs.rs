@@ -20,8 +20,8 @@
 
 use core::arch::x86_64::*;
 
-use super::super::PairTables;
 use super::super::scalar;
+use super::super::{EncodeTables, PairTables};
 
 /// The lookup tables in registers, and the gather parameters.
 struct Tables {
@@ -276,5 +276,100 @@ pub(crate) fn pairs_to_utf16(src: &[u8], tables: &PairTables, dst: &mut [u16]) -
         read += b.read;
     }
     let (r, w) = scalar::pairs_to_utf16(&src[read..], tables, &mut dst[written..]);
+    (read + r, written + w)
+}
+
+/// Encodes 32 code units at a time: ASCII as is, the others through the pages (a 256-entry
+/// byte lookup in registers) and a gather from the blocks; one or two bytes per unit,
+/// compressed into place. A block with a unit that is not plain goes to the scalar kernel.
+#[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512vbmi,avx512vbmi2,bmi2,popcnt")]
+pub(crate) fn units_to_bytes(src: &[u16], tables: &EncodeTables, dst: &mut [u8]) -> (usize, usize) {
+    let (mut read, mut written) = (0, 0);
+    let limit = (tables.blocks.len().saturating_sub(1)).min(i32::MAX as usize) as i32;
+    // SAFETY: AVX-512 is enabled on this function. The page loads read 64 bytes each inside
+    // the 256 of `pages`. Each block's loads read 32 u16 at `read` with `read + 32 <=
+    // src.len()`; its gathers read 4 bytes at `2 * index` only for lanes whose index is below
+    // `blocks.len() - 1`, inside `blocks`; its masked store writes `popcnt(keep)` bytes, at
+    // most 64, at `written` with `written + 64 <= dst.len()`.
+    unsafe {
+        let page = |i: usize| _mm512_loadu_si512(tables.pages.as_ptr().add(64 * i).cast());
+        let pages = [page(0), page(1), page(2), page(3)];
+        let limit = _mm512_set1_epi32(limit);
+        // Swaps the two bytes of each 16-bit lane (lead first in the output).
+        let swap16 = _mm512_set_epi8(
+            14, 15, 12, 13, 10, 11, 8, 9, 6, 7, 4, 5, 2, 3, 0, 1, 14, 15, 12, 13, 10, 11, 8, 9, 6, 7, 4, 5,
+            2, 3, 0, 1, 14, 15, 12, 13, 10, 11, 8, 9, 6, 7, 4, 5, 2, 3, 0, 1, 14, 15, 12, 13, 10, 11, 8, 9,
+            6, 7, 4, 5, 2, 3, 0, 1,
+        );
+        'blocks: while read + 32 <= src.len() && written + 64 <= dst.len() {
+            let u = _mm512_loadu_si512(src.as_ptr().add(read).cast());
+            let ascii = _mm512_cmplt_epu16_mask(u, _mm512_set1_epi16(0x80));
+            let mut bad = _mm512_mask_cmpeq_epi16_mask(
+                !ascii,
+                _mm512_and_si512(u, _mm512_set1_epi16(0xF800u16 as i16)),
+                _mm512_set1_epi16(0xD800u16 as i16),
+            );
+            for &(lo, hi) in &tables.declined {
+                bad |= _mm512_mask_cmpge_epu16_mask(!ascii, u, _mm512_set1_epi16(lo as i16))
+                    & _mm512_mask_cmple_epu16_mask(!ascii, u, _mm512_set1_epi16(hi as i16));
+            }
+            if bad != 0 {
+                break;
+            }
+            // pages[u >> 8] in the low byte of each lane.
+            let high = _mm512_srli_epi16::<8>(u);
+            let low_half = _mm512_permutex2var_epi8(pages[0], high, pages[1]);
+            let high_half = _mm512_permutex2var_epi8(pages[2], high, pages[3]);
+            let page = _mm512_mask_blend_epi8(_mm512_movepi8_mask(high), low_half, high_half);
+            let page = _mm512_and_si512(page, _mm512_set1_epi16(0xFF));
+            let index = _mm512_or_si512(
+                _mm512_slli_epi16::<8>(page),
+                _mm512_and_si512(u, _mm512_set1_epi16(0xFF)),
+            );
+            let mut halves = [_mm256_setzero_si256(); 2];
+            for (h, half) in halves.iter_mut().enumerate() {
+                let m = (!ascii >> (16 * h)) as u16;
+                let lanes = if h == 0 {
+                    _mm512_castsi512_si256(index)
+                } else {
+                    _mm512_extracti64x4_epi64::<1>(index)
+                };
+                let index = _mm512_cvtepu16_epi32(lanes);
+                if _mm512_mask_cmpge_epu32_mask(m, index, limit) != 0 {
+                    break 'blocks;
+                }
+                let g = _mm512_mask_i32gather_epi32::<2>(
+                    _mm512_setzero_si512(),
+                    m,
+                    index,
+                    tables.blocks.as_ptr().cast(),
+                );
+                if _mm512_mask_cmpeq_epi32_mask(
+                    m,
+                    _mm512_and_si512(g, _mm512_set1_epi32(0xFFFF)),
+                    _mm512_setzero_si512(),
+                ) != 0
+                {
+                    break 'blocks;
+                }
+                *half = _mm512_cvtepi32_epi16(g);
+            }
+            let mapped = _mm512_inserti64x4::<1>(_mm512_castsi256_si512(halves[0]), halves[1]);
+            let value = _mm512_mask_blend_epi16(ascii, mapped, u);
+            let two = _mm512_cmpge_epu16_mask(value, _mm512_set1_epi16(0x100));
+            let lanes = _mm512_mask_blend_epi16(two, value, _mm512_shuffle_epi8(value, swap16));
+            let keep = 0x5555_5555_5555_5555u64 | _pdep_u64(u64::from(two), 0xAAAA_AAAA_AAAA_AAAA);
+            let out = _mm512_maskz_compress_epi8(keep, lanes);
+            let n = keep.count_ones() as usize;
+            _mm512_mask_storeu_epi8(
+                dst.as_mut_ptr().add(written).cast(),
+                _bzhi_u64(u64::MAX, n as u32),
+                out,
+            );
+            written += n;
+            read += 32;
+        }
+    }
+    let (r, w) = scalar::units_to_bytes(&src[read..], tables, &mut dst[written..]);
     (read + r, written + w)
 }
