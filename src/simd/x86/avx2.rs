@@ -100,6 +100,8 @@ pub(crate) const TABLE: Kernels = Kernels {
     utf16_bytes_to_utf16,
     utf8_valid_up_to,
     utf8_copy_valid,
+    single_byte_to_utf16,
+    single_byte_to_utf8,
     ..super::sse2::TABLE
 };
 
@@ -175,4 +177,112 @@ impl generic::utf8::Utf8Vector for __m256i {
 super::entry_points!("avx2,bmi1,bmi2,popcnt", __m256i, {
     utf8_valid_up_to(src: &[u8]) -> usize = generic::utf8::valid_up_to;
     utf8_copy_valid(src: &[u8], dst: &mut [u8]) -> (usize, usize) = generic::utf8::copy_valid;
+});
+
+impl generic::single_byte::SingleByteVector for __m256i {
+    /// Low bytes, then high bytes, each as 8 groups of 16 entries repeated in both lanes.
+    type Table = [[__m256i; 8]; 2];
+
+    #[inline(always)]
+    unsafe fn load_table(lo: &[u8; 128], hi: &[u8; 128]) -> Self::Table {
+        // SAFETY: AVX per the trait contract.
+        let mut table = [[unsafe { _mm256_setzero_si256() }; 8]; 2];
+        for (groups, half) in table.iter_mut().zip([lo, hi]) {
+            for (g, group) in groups.iter_mut().enumerate() {
+                // SAFETY: the load reads 16 of the 128 bytes of `half` (`16 * g + 16 <= 128`);
+                // AVX2 per the trait contract.
+                *group =
+                    unsafe { _mm256_broadcastsi128_si256(_mm_loadu_si128(half.as_ptr().add(16 * g).cast())) };
+            }
+        }
+        table
+    }
+    #[inline(always)]
+    unsafe fn lookup(self, table: &Self::Table) -> (Self, Self) {
+        // SAFETY: AVX2 per the trait contract.
+        unsafe {
+            // ASCII bytes (non-negative as i8) are their own low byte.
+            let mut lo = _mm256_max_epi8(self, _mm256_setzero_si256());
+            let mut hi = _mm256_setzero_si256();
+            for (g, (&lo_group, &hi_group)) in table[0].iter().zip(&table[1]).enumerate() {
+                // Bytes of group g (0x80 + 16g ..) become 0x70..0x7F, all others 0x80 or
+                // more (saturating add): `vpshufb` looks up the first by their low nibble and
+                // gives 0 for the others.
+                let base = _mm256_set1_epi8((0x80 + 16 * g) as u8 as i8);
+                let idx = _mm256_adds_epu8(_mm256_xor_si256(self, base), _mm256_set1_epi8(0x70));
+                lo = _mm256_or_si256(lo, _mm256_shuffle_epi8(lo_group, idx));
+                hi = _mm256_or_si256(hi, _mm256_shuffle_epi8(hi_group, idx));
+            }
+            (lo, hi)
+        }
+    }
+    #[inline(always)]
+    unsafe fn any_zero(self) -> bool {
+        // SAFETY: AVX2 per the trait contract.
+        unsafe { _mm256_movemask_epi8(_mm256_cmpeq_epi8(self, _mm256_setzero_si256())) != 0 }
+    }
+    #[inline(always)]
+    unsafe fn eq_zero(self) -> Self {
+        // SAFETY: AVX2 per the trait contract.
+        unsafe { _mm256_cmpeq_epi8(self, _mm256_setzero_si256()) }
+    }
+    #[inline(always)]
+    unsafe fn select(self, other: Self, if_not: Self) -> Self {
+        // SAFETY: AVX2 per the trait contract.
+        unsafe { _mm256_blendv_epi8(if_not, other, self) }
+    }
+    #[inline(always)]
+    unsafe fn shl2_small(self) -> Self {
+        // SAFETY: AVX2 per the trait contract. Bytes below 0x40 carry nothing into the next.
+        unsafe { _mm256_slli_epi16::<2>(self) }
+    }
+    #[inline(always)]
+    unsafe fn shr6(self) -> Self {
+        // SAFETY: AVX2 per the trait contract.
+        unsafe { _mm256_and_si256(_mm256_srli_epi16::<6>(self), _mm256_set1_epi8(0x03)) }
+    }
+    #[inline(always)]
+    unsafe fn zip(self, other: Self) -> [Self; 2] {
+        // SAFETY: AVX2 per the trait contract. The unpacks work within 128-bit lanes: `a`
+        // holds pairs 0..8 and 16..24, `b` pairs 8..16 and 24..32.
+        unsafe {
+            let a = _mm256_unpacklo_epi8(self, other);
+            let b = _mm256_unpackhi_epi8(self, other);
+            [
+                _mm256_permute2x128_si256::<0x20>(a, b),
+                _mm256_permute2x128_si256::<0x31>(a, b),
+            ]
+        }
+    }
+    #[inline(always)]
+    unsafe fn compact_pairs(self, ones: u64, dst: *mut u8) -> usize {
+        use generic::single_byte::{COMPACT, TAIL8};
+        let (m0, m1) = (ones as u8, (ones >> 8) as u8);
+        // Each piece of 8 pairs is 8..=16 bytes.
+        let n0 = 16 - m0.count_ones() as usize;
+        let n1 = 16 - m1.count_ones() as usize;
+        // SAFETY: the loads read 16-byte rows of `COMPACT` and `TAIL8` (`n1 - 8 <= 8`). The
+        // stores write `dst[..16]` (`16 <= n0 + n1`), `dst[n0..n0 + 8]` and
+        // `dst[n0 + n1 - 8..n0 + n1]`: within the `n0 + n1` bytes the caller guarantees, and
+        // the last two cover `dst[n0..16]` (`n0, n1 >= 8`), which the first filled with
+        // bytes past the first piece. AVX2 per the trait contract.
+        unsafe {
+            let pattern = _mm256_inserti128_si256::<1>(
+                _mm256_castsi128_si256(_mm_loadu_si128(COMPACT[usize::from(m0)].as_ptr().cast())),
+                _mm_loadu_si128(COMPACT[usize::from(m1)].as_ptr().cast()),
+            );
+            let v = _mm256_shuffle_epi8(self, pattern);
+            _mm_storeu_si128(dst.cast(), _mm256_castsi256_si128(v));
+            let second = _mm256_extracti128_si256::<1>(v);
+            _mm_storel_epi64(dst.add(n0).cast(), second);
+            let tail = _mm_shuffle_epi8(second, _mm_loadu_si128(TAIL8[n1 - 8].as_ptr().cast()));
+            _mm_storel_epi64(dst.add(n0 + n1 - 8).cast(), tail);
+        }
+        n0 + n1
+    }
+}
+
+super::entry_points!("avx2,bmi1,bmi2,popcnt", __m256i, {
+    single_byte_to_utf16(src: &[u8], table: &[u16; 128], dst: &mut [u16]) -> (usize, usize) = generic::single_byte::to_utf16;
+    single_byte_to_utf8(src: &[u8], table: &[u16; 128], dst: &mut [u8]) -> (usize, usize) = generic::single_byte::to_utf8;
 });
