@@ -331,11 +331,12 @@ fn single_byte_to_utf16(src: &[u8], table: &[u16; 128], dst: &mut [u16]) -> (usi
 /// Single-byte decode to UTF-8, 64 bytes at a time: ASCII blocks are copied; otherwise the
 /// code units (see [`decode_64`]) are converted to UTF-8 in registers per 32 — all at once
 /// when they are below U+0800 (Cyrillic, Greek, Hebrew, Arabic), else per 16 in u32 lanes
-/// (Thai, punctuation) — and the bytes compressed and stored if the whole block fits. A
-/// block that does not fit, one with an unmapped byte, and the last partial block go to the
-/// scalar kernel, which stops exactly where it must: the vector loop stops only at block
-/// boundaries after converting every character before them, so the result equals the
-/// scalar kernel's.
+/// (Thai, punctuation) — and the bytes compressed and stored if the whole block fits. The
+/// last part of the input (under 64 bytes) is one more block, loaded with a mask and
+/// converted the same way, so small inputs do not fall to the scalar kernel. A block that
+/// does not fit, or one with an unmapped byte, goes to the scalar kernel, which stops
+/// exactly where it must: the vector loop stops only at block boundaries after converting
+/// every character before them, so the result equals the scalar kernel's.
 ///
 /// As for UTF-16, the read position advances by 64 per block whatever the block holds, so
 /// only the write position (a sum of byte counts) is carried from block to block: about
@@ -345,20 +346,24 @@ fn single_byte_to_utf16(src: &[u8], table: &[u16; 128], dst: &mut [u16]) -> (usi
 #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512vbmi,avx512vbmi2,bmi2,popcnt")]
 fn single_byte_to_utf8(src: &[u8], table: &[u16; 128], dst: &mut [u8]) -> (usize, usize) {
     let (mut r, mut w) = (0, 0);
-    if src.len() >= 64 {
+    if !src.is_empty() {
         // SAFETY: AVX-512F/BW/VBMI are enabled on this function.
         let t = unsafe { split_table(table) };
-        while r + 64 <= src.len() {
-            // SAFETY: `r + 64 <= src.len()`: the load reads `src[r..r + 64]`.
-            let v = unsafe { _mm512_loadu_si512(src.as_ptr().add(r).cast()) };
+        while r < src.len() {
+            // A whole block, or the last part of the input (masked: zeros after it).
+            let n = (src.len() - r).min(64);
+            let k = _bzhi_u64(!0, n as u32);
+            // SAFETY: the load reads the `n` bytes `src[r..r + n]` (`r + n <= src.len()`); the
+            // mask keeps the lanes after them from being accessed.
+            let v = unsafe { _mm512_maskz_loadu_epi8(k, src.as_ptr().add(r).cast()) };
             if _mm512_movepi8_mask(v) == 0 {
-                if w + 64 > dst.len() {
+                if w + n > dst.len() {
                     break;
                 }
-                // SAFETY: `w + 64 <= dst.len()`: the store writes `dst[w..w + 64]`.
-                unsafe { _mm512_storeu_si512(dst.as_mut_ptr().add(w).cast(), v) };
-                r += 64;
-                w += 64;
+                // SAFETY: `w + n <= dst.len()`: the masked store writes `dst[w..w + n]`.
+                unsafe { _mm512_mask_storeu_epi8(dst.as_mut_ptr().add(w).cast(), k, v) };
+                r += n;
+                w += n;
                 continue;
             }
             // SAFETY: register operations; the ISA is enabled on this function.
@@ -372,8 +377,8 @@ fn single_byte_to_utf8(src: &[u8], table: &[u16; 128], dst: &mut [u8]) -> (usize
             let parts = if wide == 0 {
                 // SAFETY: register operations; the ISA (with popcnt) is enabled.
                 unsafe {
-                    out[0] = super::avx512_transcode::below_0800_to_utf8(units[0], !0);
-                    out[1] = super::avx512_transcode::below_0800_to_utf8(units[1], !0);
+                    out[0] = super::avx512_transcode::below_0800_to_utf8(units[0], k as u32);
+                    out[1] = super::avx512_transcode::below_0800_to_utf8(units[1], (k >> 32) as u32);
                 }
                 2
             } else {
@@ -382,8 +387,9 @@ fn single_byte_to_utf8(src: &[u8], table: &[u16; 128], dst: &mut [u8]) -> (usize
                     for (h, &u) in units.iter().enumerate() {
                         let lo = _mm512_cvtepu16_epi32(_mm512_castsi512_si256(u));
                         let hi = _mm512_cvtepu16_epi32(_mm512_extracti64x4_epi64::<1>(u));
-                        out[2 * h] = super::avx512_transcode::bmp_to_utf8(lo, !0);
-                        out[2 * h + 1] = super::avx512_transcode::bmp_to_utf8(hi, !0);
+                        let keep = k >> (32 * h);
+                        out[2 * h] = super::avx512_transcode::bmp_to_utf8(lo, keep as u16);
+                        out[2 * h + 1] = super::avx512_transcode::bmp_to_utf8(hi, (keep >> 16) as u16);
                     }
                 }
                 4
@@ -400,7 +406,7 @@ fn single_byte_to_utf8(src: &[u8], table: &[u16; 128], dst: &mut [u8]) -> (usize
                 };
                 w += n;
             }
-            r += 64;
+            r += n;
         }
     }
     let (read, written) = super::super::scalar::single_byte_to_utf8(&src[r..], table, &mut dst[w..]);
