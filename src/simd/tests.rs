@@ -528,7 +528,7 @@ impl Rng {
 }
 
 /// Text as it comes in each of the 29 tables — ASCII words between runs of the letters the
-/// table maps below U+0800 (2 bytes of UTF-8), now and then one at or above U+0800 — at every
+/// table maps below U+0800 (2 bytes of UTF-8), or above it (3 bytes), or both — at every
 /// length 0..=300 and (short ones) every alignment, with an unmapped byte at every position
 /// (where the table has one) and output buffers of every size for the short ones.
 #[test]
@@ -544,20 +544,24 @@ fn single_byte_text_every_table() {
         let two = upper(&|u| (0x80..0x800).contains(&u));
         let three = upper(&|u| u >= 0x800);
         let unmapped = upper(&|u| u == 0);
-        let letters = if two.is_empty() { &three } else { &two };
-        let text = |len: usize, rng: &mut Rng, wide: bool| -> Vec<u8> {
+        let pick = |set: &Vec<u8>, other: &Vec<u8>, rng: &mut Rng| -> u8 {
+            let set = if set.is_empty() { other } else { set };
+            set[rng.below(set.len())]
+        };
+        // Mode 0: letters below U+0800 (Cyrillic, Greek, …); 1: with some at or above it;
+        // 2: mostly those (Thai): every mix of 1-, 2- and 3-byte UTF-8.
+        let text = |len: usize, rng: &mut Rng, mode: usize| -> Vec<u8> {
             (0..len)
-                .map(|_| match rng.below(20) {
-                    0..=2 => b" .,a1\n"[rng.below(6)],
-                    3 if wide && !three.is_empty() => three[rng.below(three.len())],
-                    _ => letters[rng.below(letters.len())],
+                .map(|_| match (rng.below(20), mode) {
+                    (0..=2, _) => b" .,a1\n"[rng.below(6)],
+                    (3..=5, 1) | (6.., 2) => pick(&three, &two, rng),
+                    _ => pick(&two, &three, rng),
                 })
                 .collect()
         };
         for k in levels() {
             for len in (0..=max_len()).step_by(stride()) {
-                let wide = len % 3 == 0;
-                let input = text(len, &mut rng, wide);
+                let input = text(len, &mut rng, len % 3);
                 let caps8: Vec<usize> = if len <= 70 && !quick() {
                     (0..=2 * len + 1).collect()
                 } else {

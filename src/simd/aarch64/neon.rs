@@ -217,6 +217,49 @@ impl generic::single_byte::SingleByteVector for uint8x16_t {
         }
         n
     }
+    #[inline(always)]
+    unsafe fn zip16(self, other: Self) -> [Self; 2] {
+        // SAFETY: NEON is baseline.
+        unsafe {
+            let (a, b) = (vreinterpretq_u16_u8(self), vreinterpretq_u16_u8(other));
+            [
+                vreinterpretq_u8_u16(vzip1q_u16(a, b)),
+                vreinterpretq_u8_u16(vzip2q_u16(a, b)),
+            ]
+        }
+    }
+    #[inline(always)]
+    unsafe fn compact_quads(self, ones: u64, threes: u64, dst: *mut u8) -> usize {
+        use generic::single_byte::{COMPACT4, quad_len};
+        let (o, t) = (ones as u8 & 0xF, threes as u8 & 0xF);
+        let n = quad_len(o, t); // 4..=12
+        let mid = n.min(8) - 4;
+        // SAFETY: the loads read 16-byte rows of `COMPACT4` and `TAIL8` (`mid, n - 4 <= 8`).
+        // The stores write 4 bytes at offsets 0, `mid` and `n - 4` (each `<= n - 4`), which
+        // cover `dst[..n]`, the count the caller guarantees room for; unaligned writes, as
+        // `write_unaligned` allows.
+        unsafe {
+            let v = vqtbl1q_u8(self, vld1q_u8(COMPACT4[usize::from(o | t << 4)].as_ptr()));
+            dst.cast::<u32>()
+                .write_unaligned(vgetq_lane_u32::<0>(vreinterpretq_u32_u8(v)));
+            dst.add(mid).cast::<u32>().write_unaligned(bytes_from(v, mid));
+            dst.add(n - 4).cast::<u32>().write_unaligned(bytes_from(v, n - 4));
+        }
+        n
+    }
+}
+
+/// Bytes `s..s + 4` of `v`, as a u32 in memory order.
+///
+/// # Safety
+/// `s <= 8`.
+#[inline(always)]
+unsafe fn bytes_from(v: uint8x16_t, s: usize) -> u32 {
+    // SAFETY: `TAIL8` has rows 0..=8; NEON is baseline.
+    unsafe {
+        let pattern = vld1q_u8(generic::single_byte::TAIL8[s].as_ptr());
+        vgetq_lane_u32::<0>(vreinterpretq_u32_u8(vqtbl1q_u8(v, pattern)))
+    }
 }
 
 /// Entry points: NEON is the aarch64 baseline, so no `#[target_feature]` is needed.

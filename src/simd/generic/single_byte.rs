@@ -9,13 +9,16 @@
 //!              128-entry byte lookup in each half table)
 //!     a byte >= 0x80 with lo | hi == 0 (unmapped): stop
 //!     UTF-16: store (lo, hi) interleaved
-//!     UTF-8:  units >= U+0800 (3 bytes): convert with the scalar kernel the vector (more
-//!             than two) or its bytes up to the first (one or two); go on from there
-//!             lead = 0xC0 | hi << 2 | lo >> 6, cont = 0x80 | lo & 0x3F; lead = lo for units < 0x80
-//!             if the UTF-8 does not fit: stop
-//!             per 8 units: the (lead, cont) pairs, compacted by a shuffle from a 256-entry
-//!             table (by which of the 8 are 1 byte), stored: 16 bytes, then the last 8
-//!             ending exactly at the end of the piece (the next piece overwrites the rest)
+//!     UTF-8:  if the UTF-8 (1, 2 or 3 bytes per unit) does not fit: stop
+//!             x = (hi & 0x0F) << 2 | lo >> 6, cont = 0x80 | lo & 0x3F
+//!             no unit >= U+0800: lead = 0xC0 | x (lo for units < 0x80); per 8 units, the
+//!                 (lead, cont) pairs compacted by a shuffle from a 256-entry table (by which
+//!                 of the 8 are 1 byte), stored: 16 bytes, then the last 8 ending exactly at
+//!                 the end of the piece (the next piece overwrites the rest)
+//!             else: each unit as 4 bytes (lo | 0xC0 | x, 0xE0 | hi >> 4; cont | 0x80 | x;
+//!                 cont; -), per 4 units compacted by a shuffle from a 256-entry table (by
+//!                 which are 1 and which 3 bytes), stored as three 4-byte pieces that end
+//!                 exactly at the end
 //! finish with the scalar kernel from there
 //! ```
 //! The vector loop stops only between whole vectors, after writing exactly the code units
@@ -25,9 +28,6 @@
 //! contract requires. A vector with an unmapped byte is left to the scalar kernel whole,
 //! which stops at the byte.
 //!
-//! Thai and other text with units of U+0800 and above goes through the scalar kernel
-//! vector by vector when it is to become UTF-8 (the 1/3-byte mix would need a second
-//! compaction scheme); to UTF-16 it is as fast as the rest.
 
 use super::super::scalar;
 use super::utf8::Utf8Vector;
@@ -97,6 +97,60 @@ pub(crate) trait SingleByteVector: Utf8Vector {
     /// - `dst` is valid for writing `LANES - (ones & (1 << LANES / 2) - 1).count_ones()`
     ///   bytes, the count.
     unsafe fn compact_pairs(self, ones: u64, dst: *mut u8) -> usize;
+
+    /// 16-bit elements `(self[i], other[i])` interleaved into 32-bit ones, in stream order:
+    /// the first vector holds those of `i < LANES / 4`, the second the rest.
+    ///
+    /// # Safety
+    /// The ISA is enabled in the caller.
+    unsafe fn zip16(self, other: Self) -> [Self; 2];
+
+    /// `self` holds `LANES / 4` units as 4-byte slots `(b0, b1, b2, _)`; writes, in order,
+    /// `b0` for unit `k` when bit `k` of `ones` is set, `b0, b1, b2` when bit `k` of `threes`
+    /// is, else `b0, b1`, from `dst`; returns the count. Per 4 units: the shuffle
+    /// `COMPACT4[ones & 0xF | (threes & 0xF) << 4]`, then three 4-byte stores (from the
+    /// start, from `min(4, len - 4)`, ending at the end), so nothing is written past it.
+    ///
+    /// # Safety
+    /// - The ISA is enabled in the caller.
+    /// - `ones` and `threes` have no bit in common among the first `LANES / 4`.
+    /// - `dst` is valid for writing the count.
+    unsafe fn compact_quads(self, ones: u64, threes: u64, dst: *mut u8) -> usize;
+}
+
+/// For 4 units as 4-byte slots, indexed by `ones | threes << 4` (bit `k`: unit `k` is 1 or
+/// 3 bytes; neither: 2), the shuffle keeping the bytes of each unit: indices, then 0x80.
+pub(crate) static COMPACT4: [[u8; 16]; 256] = {
+    let mut table = [[0x80u8; 16]; 256];
+    let mut index = 0;
+    while index < 256 {
+        let mut n = 0;
+        let mut k = 0;
+        while k < 4 {
+            let len = if index >> k & 1 != 0 {
+                1
+            } else if index >> (4 + k) & 1 != 0 {
+                3
+            } else {
+                2
+            };
+            let mut j = 0;
+            while j < len {
+                table[index][n] = (4 * k + j) as u8;
+                n += 1;
+                j += 1;
+            }
+            k += 1;
+        }
+        index += 1;
+    }
+    table
+};
+
+/// The length of the piece [`COMPACT4`] makes for 4 units: 4..=12 bytes.
+#[inline(always)]
+pub(crate) fn quad_len(ones: u8, threes: u8) -> usize {
+    8 - (ones & 0xF).count_ones() as usize + (threes & 0xF).count_ones() as usize
 }
 
 /// For each set of 1-byte units among 8 (bit `k`: unit `k` is 1 byte), the shuffle that
@@ -234,46 +288,55 @@ pub(crate) unsafe fn to_utf8<V: SingleByteVector>(
             if unsafe { unmapped(v, lo, hi) } {
                 break;
             }
-            // SAFETY: as above. A high byte of 8 or more is a unit of U+0800 or above.
-            let wide = unsafe { hi.saturating_sub(V::splat(7)).eq_zero().high_mask() } ^ lanes;
-            if wide != 0 {
-                // The scalar kernel takes this vector (several such units: Thai and the like)
-                // or only what it has up to its one such unit (a dash in Cyrillic text), and
-                // the vector loop goes on from there.
-                let n = if wide.count_ones() > 2 {
-                    V::LANES
-                } else {
-                    wide.trailing_zeros() as usize + 1
-                };
-                let (read, written) = scalar::single_byte_to_utf8(&src[r..r + n], table, &mut dst[w..]);
-                r += read;
-                w += written;
-                if read < n {
-                    break;
-                }
-                continue;
-            }
             // SAFETY: register operations; the ISA per contract.
-            let (lead, cont, ones) = unsafe {
-                // Units below 0x80: high byte 0 and low byte below 0x80.
+            let (ones_v, narrow_v, x, cont) = unsafe {
+                // Units below 0x80: high byte 0 and low byte below 0x80; below 0x800: high
+                // byte below 8.
                 let ones = hi.or(lo.and(V::splat(0x80))).eq_zero();
-                let lead = ones.select(lo, hi.shl2_small().or(lo.shr6()).or(V::splat(0xC0)));
+                let below_0800 = hi.saturating_sub(V::splat(7)).eq_zero();
+                // Bits 6..11 of the unit (and 12..14, which are 0 below 0x800).
+                let x = hi.and(V::splat(0x0F)).shl2_small().or(lo.shr6());
                 let cont = lo.and(V::splat(0x3F)).or(V::splat(0x80));
-                (lead, cont, ones.high_mask())
+                (ones, below_0800, x, cont)
             };
-            // One byte for each unit in `ones`, two for the others.
-            let n = 2 * V::LANES - ones.count_ones() as usize;
+            // SAFETY: as above.
+            let (ones, threes) = unsafe { (ones_v.high_mask(), narrow_v.high_mask() ^ lanes) };
+            // 1, 2 or 3 bytes per unit.
+            let n = 2 * V::LANES - ones.count_ones() as usize + threes.count_ones() as usize;
             if w + n > dst.len() {
                 break;
             }
-            // SAFETY: `w + n <= dst.len()`, and the two calls write their counts, which add
-            // up to `n`, from `dst[w..]` on; the ISA per contract.
-            unsafe {
-                let [a, b] = lead.zip(cont);
-                let at = dst.as_mut_ptr().add(w);
-                let first = a.compact_pairs(ones, at);
-                let second = b.compact_pairs(ones >> (V::LANES / 2), at.add(first));
-                debug_assert_eq!(first + second, n);
+            let at = dst.as_mut_ptr().wrapping_add(w);
+            if threes == 0 {
+                // SAFETY: register operations; `w + n <= dst.len()`, and the two calls write
+                // their counts, which add up to `n`, from `dst[w..]` on; the ISA per contract.
+                unsafe {
+                    let lead = ones_v.select(lo, x.or(V::splat(0xC0)));
+                    let [a, b] = lead.zip(cont);
+                    let first = a.compact_pairs(ones, at);
+                    let second = b.compact_pairs(ones >> (V::LANES / 2), at.add(first));
+                    debug_assert_eq!(first + second, n);
+                }
+            } else {
+                // SAFETY: register operations; `w + n <= dst.len()`, and the four calls write
+                // their counts, which add up to `n`, from `dst[w..]` on (`ones` and `threes`
+                // are disjoint: a unit below 0x80 is below 0x800); the ISA per contract.
+                unsafe {
+                    let three_lead = hi.high_nibbles().or(V::splat(0xE0));
+                    let b0 = ones_v.select(lo, narrow_v.select(x.or(V::splat(0xC0)), three_lead));
+                    let b1 = narrow_v.select(cont, x.or(V::splat(0x80)));
+                    let [p0, p1] = b0.zip(b1);
+                    let [q0, q1] = cont.zip(V::splat(0));
+                    let [s0, s1] = p0.zip16(q0);
+                    let [s2, s3] = p1.zip16(q1);
+                    let quarter = V::LANES / 4;
+                    let mut written = 0;
+                    for (i, slots) in [s0, s1, s2, s3].into_iter().enumerate() {
+                        let shift = quarter * i;
+                        written += slots.compact_quads(ones >> shift, threes >> shift, at.add(written));
+                    }
+                    debug_assert_eq!(written, n);
+                }
             }
             r += V::LANES;
             w += n;

@@ -280,6 +280,75 @@ impl generic::single_byte::SingleByteVector for __m256i {
         }
         n0 + n1
     }
+    #[inline(always)]
+    unsafe fn zip16(self, other: Self) -> [Self; 2] {
+        // SAFETY: AVX2 per the trait contract. As in `zip`, per 128-bit lane, then ordered.
+        unsafe {
+            let a = _mm256_unpacklo_epi16(self, other);
+            let b = _mm256_unpackhi_epi16(self, other);
+            [
+                _mm256_permute2x128_si256::<0x20>(a, b),
+                _mm256_permute2x128_si256::<0x31>(a, b),
+            ]
+        }
+    }
+    #[inline(always)]
+    unsafe fn compact_quads(self, ones: u64, threes: u64, dst: *mut u8) -> usize {
+        use generic::single_byte::{COMPACT4, quad_len};
+        let (o0, t0) = (ones as u8 & 0xF, threes as u8 & 0xF);
+        let (o1, t1) = ((ones >> 4) as u8 & 0xF, (threes >> 4) as u8 & 0xF);
+        let n0 = quad_len(o0, t0);
+        let n1 = quad_len(o1, t1);
+        // SAFETY: the loads read 16-byte rows of `COMPACT4`; `store_exact` writes `dst[..n0]`
+        // and `dst[n0..n0 + n1]`, the count the caller guarantees room for. AVX2 per the
+        // trait contract.
+        unsafe {
+            let pattern = _mm256_inserti128_si256::<1>(
+                _mm256_castsi128_si256(_mm_loadu_si128(
+                    COMPACT4[usize::from(o0 | t0 << 4)].as_ptr().cast(),
+                )),
+                _mm_loadu_si128(COMPACT4[usize::from(o1 | t1 << 4)].as_ptr().cast()),
+            );
+            let v = _mm256_shuffle_epi8(self, pattern);
+            store_exact(_mm256_castsi256_si128(v), n0, dst);
+            store_exact(_mm256_extracti128_si256::<1>(v), n1, dst.add(n0));
+        }
+        n0 + n1
+    }
+}
+
+/// Writes the first `n` bytes of `v` (`4 <= n <= 12`) to `dst` with three 4-byte stores,
+/// from 0, from `min(4, n - 4)` and from `n - 4`, which cover `dst[..n]` and nothing more.
+///
+/// # Safety
+/// - AVX2 is enabled in the caller.
+/// - `4 <= n <= 12` and `dst` is valid for writing `n` bytes.
+#[inline(always)]
+unsafe fn store_exact(v: __m128i, n: usize, dst: *mut u8) {
+    debug_assert!((4..=12).contains(&n));
+    let mid = n.min(8) - 4;
+    // SAFETY: the stores write 4 bytes at offsets 0, `mid` and `n - 4`, each `<= n - 4`:
+    // inside the `n` bytes of the contract (unaligned writes, as `write_unaligned` allows).
+    // `bytes_from` reads `TAIL8` rows up to 8 (`mid, n - 4 <= 8`). AVX2 per the contract.
+    unsafe {
+        dst.cast::<i32>().write_unaligned(_mm_cvtsi128_si32(v));
+        dst.add(mid).cast::<i32>().write_unaligned(bytes_from(v, mid));
+        dst.add(n - 4).cast::<i32>().write_unaligned(bytes_from(v, n - 4));
+    }
+}
+
+/// Bytes `s..s + 4` of `v`, as the low 32 bits.
+///
+/// # Safety
+/// - AVX2 is enabled in the caller.
+/// - `s <= 8`.
+#[inline(always)]
+unsafe fn bytes_from(v: __m128i, s: usize) -> i32 {
+    // SAFETY: `TAIL8` has rows 0..=8; AVX2 per the contract.
+    unsafe {
+        let pattern = _mm_loadu_si128(generic::single_byte::TAIL8[s].as_ptr().cast());
+        _mm_cvtsi128_si32(_mm_shuffle_epi8(v, pattern))
+    }
 }
 
 super::entry_points!("avx2,bmi1,bmi2,popcnt", __m256i, {
