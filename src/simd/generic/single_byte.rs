@@ -15,10 +15,10 @@
 //!                 (lead, cont) pairs compacted by a shuffle from a 256-entry table (by which
 //!                 of the 8 are 1 byte), stored: 16 bytes, then the last 8 ending exactly at
 //!                 the end of the piece (the next piece overwrites the rest)
-//!             else: each unit as 4 bytes (lo | 0xC0 | x, 0xE0 | hi >> 4; cont | 0x80 | x;
-//!                 cont; -), per 4 units compacted by a shuffle from a 256-entry table (by
-//!                 which are 1 and which 3 bytes), stored as three 4-byte pieces that end
-//!                 exactly at the end
+//!             else: each unit as 4 bytes b0 b1 b2 - (1 byte: lo; 2 bytes: 0xC0 | x, cont;
+//!                 3 bytes: 0xE0 | hi >> 4, 0x80 | x, cont), per 4 units compacted by a
+//!                 shuffle from a 256-entry table (by which are 1 and which 3 bytes), stored
+//!                 as three 4-byte pieces that end exactly at the end of the piece
 //! finish with the scalar kernel from there
 //! ```
 //! The vector loop stops only between whole vectors, after writing exactly the code units
@@ -28,6 +28,7 @@
 //! contract requires. A vector with an unmapped byte is left to the scalar kernel whole,
 //! which stops at the byte.
 //!
+//! AVX-512 has its own kernels (`x86/avx512.rs`: one `vpermi2b` is a 128-entry lookup).
 
 use super::super::scalar;
 use super::utf8::Utf8Vector;
