@@ -62,10 +62,12 @@ impl KernelTable {
 }
 
 /// The upper half (bytes 0x80..=0xFF) of a single-byte encoding's index as the kernels take
-/// it (`0` = unmapped), or `None` if `encoding` is not single-byte.
+/// it (`0` = unmapped; for x-user-defined, which shares the kernels, U+F780..U+F7FF), or
+/// `None` if `encoding` is not single-byte.
 pub fn single_byte_table(encoding: &'static crate::Encoding) -> Option<&'static [u16; 128]> {
     match encoding.kind() {
         crate::encoding::Kind::SingleByte(tables) => Some(tables.decode),
+        crate::encoding::Kind::XUserDefined => Some(&crate::codecs::X_USER_DEFINED_TABLE),
         _ => None,
     }
 }

@@ -1,5 +1,7 @@
 //! The engine against `spec` at every SIMD level this CPU supports, through the public API,
-//! with the level forced globally (`cpu::force`), plus the UTF-8 kernels against std.
+//! with the level forced globally (`cpu::force`), plus the UTF-8 kernels against std, and
+//! every kernel of every level against the scalar kernels (`levels/kernels.rs`, through
+//! `simdenc::internals`, which the dev-dependency on this crate itself enables).
 //!
 //! This test has no libtest harness (`harness = false`): it runs in the main thread, because
 //! under qemu-aarch64 on the CI machines no thread can be started (qemu 7.2 hangs in
@@ -7,6 +9,8 @@
 //! Set `SIMDENC_QUICK_TESTS` to run fewer inputs (emulation).
 
 mod common;
+#[path = "levels/kernels.rs"]
+mod kernels;
 
 use common::{Rng, check_decode, check_encode, random_splits};
 use simdenc::cpu::{self, Level};
@@ -65,6 +69,7 @@ fn main() {
         passed += long_cjk_text(&mut rng, rounds);
         println!("level {level}: ok");
     }
+    passed += kernels::every_kernel_equals_scalar(quick);
     cpu::force(cpu::detected()).expect("detected level");
     println!(
         "levels: {}",

@@ -51,6 +51,10 @@ mod utf_16;
 mod utf_8;
 mod x_user_defined;
 
+/// x-user-defined's upper-half table in the single-byte kernels' form (it shares them).
+#[cfg(any(test, feature = "internals"))]
+pub(crate) use x_user_defined::TABLE as X_USER_DEFINED_TABLE;
+
 use crate::encoding::{Encoding, Kind};
 use crate::results::{DecoderResult, EncoderResult};
 use cursor::{ByteDest, Dest, Source};

@@ -9,7 +9,7 @@ use crate::codecs::single_byte::SingleByteDecoder;
 use crate::results::{DecoderResult, EncoderResult};
 
 /// `0xF780 + byte − 0x80` for every upper byte.
-static TABLE: [u16; 128] = {
+pub(crate) static TABLE: [u16; 128] = {
     let mut table = [0u16; 128];
     let mut i = 0;
     while i < 128 {

@@ -256,12 +256,17 @@ pub(crate) fn single_byte_to_utf16(src: &[u8], table: &[u16; 128], dst: &mut [u1
     let mut i = 0;
     while i < len {
         let b = src[i];
-        let u = if b < 0x80 {
-            u16::from(b)
-        } else {
-            table[usize::from(b - 0x80)]
-        };
-        if u == 0 && b != 0 {
+        if b < 0x80 {
+            // As in `single_byte_to_utf8`: one ASCII byte inline, a run a word at a time.
+            dst[i] = u16::from(b);
+            i += 1;
+            if src.get(i).is_some_and(|&next| next < 0x80) {
+                i += widen_ascii(&src[i..len], &mut dst[i..len]);
+            }
+            continue;
+        }
+        let u = table[usize::from(b - 0x80)];
+        if u == 0 {
             break;
         }
         dst[i] = u;

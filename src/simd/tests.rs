@@ -618,3 +618,153 @@ fn utf8_long_ascii_runs() {
         }
     }
 }
+
+/// The upper-half tables of the 28 single-byte encodings and of x-user-defined (which shares
+/// the kernels).
+fn all_single_byte_tables() -> Vec<&'static [u16; 128]> {
+    let mut tables: Vec<&'static [u16; 128]> = crate::Encoding::all()
+        .iter()
+        .filter_map(|e| match e.kind() {
+            crate::encoding::Kind::SingleByte(t) => Some(t.decode),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(tables.len(), 28, "the standard has 28 single-byte encodings");
+    tables.push(&crate::codecs::X_USER_DEFINED_TABLE);
+    tables
+}
+
+/// Both single-byte kernels of `k` against scalar on `input`, with output sizes `caps`
+/// (UTF-16 in units, UTF-8 in bytes) and canaries after what is written.
+fn same_single_byte(
+    k: &Kernels,
+    table: &[u16; 128],
+    input: &[u8],
+    caps16: &[usize],
+    caps8: &[usize],
+    what: &str,
+) {
+    let s = scalar_table();
+    for &cap in caps16 {
+        let (mut a, mut b) = (vec![0xA5A5u16; cap], vec![0xA5A5u16; cap]);
+        let got = k.single_byte_to_utf16(input, table, &mut a);
+        let expect = s.single_byte_to_utf16(input, table, &mut b);
+        assert_eq!(
+            (got, &a),
+            (expect, &b),
+            "single_byte_to_utf16 {:?} {what} cap {cap} input {input:02X?}",
+            k.level()
+        );
+    }
+    for &cap in caps8 {
+        let (mut a, mut b) = (vec![0xA5u8; cap], vec![0xA5u8; cap]);
+        let got = k.single_byte_to_utf8(input, table, &mut a);
+        let expect = s.single_byte_to_utf8(input, table, &mut b);
+        assert_eq!(
+            (got, &a),
+            (expect, &b),
+            "single_byte_to_utf8 {:?} {what} cap {cap} input {input:02X?}",
+            k.level()
+        );
+    }
+}
+
+/// Every level's single-byte kernels, for each of the 29 tables, over all 256 byte values:
+/// the 256 bytes in order from every starting byte (so each byte meets each vector position
+/// and neighbours), and each byte in runs, alone and between ASCII.
+#[test]
+fn single_byte_every_table_every_byte() {
+    let tables = all_single_byte_tables();
+    for k in levels() {
+        for &table in &tables {
+            for start in (0..256).step_by(stride()) {
+                let input: Vec<u8> = (0..300).map(|i| ((start + i) % 256) as u8).collect();
+                same_single_byte(k, table, &input, &[300, 150], &[900, 400, 301], "rotation");
+            }
+            for b in (0..=255u8).step_by(stride()) {
+                let run = vec![b; 130];
+                let spaced: Vec<u8> = (0..130).map(|i| if i % 3 == 2 { b' ' } else { b }).collect();
+                for input in [&run, &spaced] {
+                    same_single_byte(k, table, input, &[130, 64], &[400, 200, 131], "run");
+                }
+            }
+        }
+    }
+}
+
+/// A small deterministic generator for the text-like inputs.
+struct Rng(u64);
+
+impl Rng {
+    fn below(&mut self, n: usize) -> usize {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        (self.0 % n as u64) as usize
+    }
+}
+
+/// Text as it comes in each of the 29 tables — ASCII words between runs of the letters the
+/// table maps below U+0800 (2 bytes of UTF-8), or above it (3 bytes), or both — at every
+/// length 0..=300 and (short ones) every alignment, with an unmapped byte at every position
+/// (where the table has one) and output buffers of every size for the short ones.
+#[test]
+fn single_byte_text_every_table() {
+    let tables = all_single_byte_tables();
+    let mut rng = Rng(0x5B5B_1234_5678_9ABC);
+    for &table in &tables {
+        let upper = |pred: &dyn Fn(u16) -> bool| -> Vec<u8> {
+            (0x80..=0xFFu8)
+                .filter(|&b| pred(table[usize::from(b - 0x80)]))
+                .collect()
+        };
+        let two = upper(&|u| (0x80..0x800).contains(&u));
+        let three = upper(&|u| u >= 0x800);
+        let unmapped = upper(&|u| u == 0);
+        let pick = |set: &Vec<u8>, other: &Vec<u8>, rng: &mut Rng| -> u8 {
+            let set = if set.is_empty() { other } else { set };
+            set[rng.below(set.len())]
+        };
+        // Mode 0: letters below U+0800 (Cyrillic, Greek, …); 1: with some at or above it;
+        // 2: mostly those (Thai): every mix of 1-, 2- and 3-byte UTF-8.
+        let text = |len: usize, rng: &mut Rng, mode: usize| -> Vec<u8> {
+            (0..len)
+                .map(|_| match (rng.below(20), mode) {
+                    (0..=2, _) => b" .,a1\n"[rng.below(6)],
+                    (3..=5, 1) | (6.., 2) => pick(&three, &two, rng),
+                    _ => pick(&two, &three, rng),
+                })
+                .collect()
+        };
+        for k in levels() {
+            for len in (0..=max_len()).step_by(stride()) {
+                let input = text(len, &mut rng, len % 3);
+                let caps8: Vec<usize> = if len <= 70 && !quick() {
+                    (0..=2 * len + 1).collect()
+                } else {
+                    vec![3 * len + 8, 2 * len, 2 * len - len / 3, len, len / 2]
+                };
+                let caps16: Vec<usize> = if len <= 70 && !quick() {
+                    (0..=len).collect()
+                } else {
+                    vec![len + 1, len - len / 3, len / 2]
+                };
+                same(
+                    "single_byte text",
+                    k,
+                    &input,
+                    |k, s, _| same_single_byte(k, table, s, &caps16, &caps8, "text"),
+                    |_| vec![0],
+                );
+                if unmapped.is_empty() || len % 4 != 0 {
+                    continue;
+                }
+                for pos in (0..len).step_by(stride()) {
+                    let mut v = input.clone();
+                    v[pos] = unmapped[pos % unmapped.len()];
+                    same_single_byte(k, table, &v, &[len, pos + 1], &[3 * len, 2 * pos + 1], "unmapped");
+                }
+            }
+        }
+    }
+}

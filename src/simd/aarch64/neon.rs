@@ -141,6 +141,127 @@ impl Utf8Vector for uint8x16_t {
     }
 }
 
+impl generic::single_byte::SingleByteVector for uint8x16_t {
+    /// Low bytes (entries 0..64, 64..128), then high bytes, for `vqtbl4q_u8`/`vqtbx4q_u8`.
+    type Table = [uint8x16x4_t; 4];
+
+    #[inline(always)]
+    unsafe fn load_table(lo: &[u8; 128], hi: &[u8; 128]) -> Self::Table {
+        // SAFETY: each `vld1q_u8_x4` reads 64 of the 128 bytes of `lo` or `hi`.
+        unsafe {
+            [
+                vld1q_u8_x4(lo.as_ptr()),
+                vld1q_u8_x4(lo.as_ptr().add(64)),
+                vld1q_u8_x4(hi.as_ptr()),
+                vld1q_u8_x4(hi.as_ptr().add(64)),
+            ]
+        }
+    }
+    #[inline(always)]
+    unsafe fn lookup(self, table: &Self::Table) -> (Self, Self) {
+        // SAFETY: NEON is baseline.
+        unsafe {
+            // Upper bytes become 0..128 and ASCII 128..256: out of range for both lookups,
+            // which give 0 (`vqtbl4q`) or keep what is there (`vqtbx4q`, 64 entries lower).
+            let idx = veorq_u8(self, vdupq_n_u8(0x80));
+            let idx64 = vsubq_u8(idx, vdupq_n_u8(64));
+            let ascii = vreinterpretq_u8_s8(vmaxq_s8(vreinterpretq_s8_u8(self), vdupq_n_s8(0)));
+            let lo = vqtbx4q_u8(vqtbl4q_u8(table[0], idx), table[1], idx64);
+            let hi = vqtbx4q_u8(vqtbl4q_u8(table[2], idx), table[3], idx64);
+            (vorrq_u8(lo, ascii), hi)
+        }
+    }
+    #[inline(always)]
+    unsafe fn any_zero(self) -> bool {
+        // SAFETY: NEON is baseline.
+        unsafe { vminvq_u8(self) == 0 }
+    }
+    #[inline(always)]
+    unsafe fn eq_zero(self) -> Self {
+        // SAFETY: NEON is baseline.
+        unsafe { vceqzq_u8(self) }
+    }
+    #[inline(always)]
+    unsafe fn select(self, other: Self, if_not: Self) -> Self {
+        // SAFETY: NEON is baseline.
+        unsafe { vbslq_u8(self, other, if_not) }
+    }
+    #[inline(always)]
+    unsafe fn shl2_small(self) -> Self {
+        // SAFETY: NEON is baseline.
+        unsafe { vshlq_n_u8::<2>(self) }
+    }
+    #[inline(always)]
+    unsafe fn shr6(self) -> Self {
+        // SAFETY: NEON is baseline.
+        unsafe { vshrq_n_u8::<6>(self) }
+    }
+    #[inline(always)]
+    unsafe fn zip(self, other: Self) -> [Self; 2] {
+        // SAFETY: NEON is baseline.
+        unsafe { [vzip1q_u8(self, other), vzip2q_u8(self, other)] }
+    }
+    #[inline(always)]
+    unsafe fn compact_pairs(self, ones: u64, dst: *mut u8) -> usize {
+        use generic::single_byte::{COMPACT, TAIL8};
+        let m = ones as u8;
+        let n = 16 - m.count_ones() as usize; // 8..=16
+        // SAFETY: the loads read 16-byte rows of `COMPACT` and `TAIL8` (`n - 8 <= 8`); the
+        // stores write `dst[..8]` and `dst[n - 8..n]`, within the `n` bytes the caller
+        // guarantees. Indices 0x80 are out of range: `vqtbl1q` gives 0 there.
+        unsafe {
+            let v = vqtbl1q_u8(self, vld1q_u8(COMPACT[usize::from(m)].as_ptr()));
+            vst1_u8(dst, vget_low_u8(v));
+            let tail = vqtbl1q_u8(v, vld1q_u8(TAIL8[n - 8].as_ptr()));
+            vst1_u8(dst.add(n - 8), vget_low_u8(tail));
+        }
+        n
+    }
+    #[inline(always)]
+    unsafe fn zip16(self, other: Self) -> [Self; 2] {
+        // SAFETY: NEON is baseline.
+        unsafe {
+            let (a, b) = (vreinterpretq_u16_u8(self), vreinterpretq_u16_u8(other));
+            [
+                vreinterpretq_u8_u16(vzip1q_u16(a, b)),
+                vreinterpretq_u8_u16(vzip2q_u16(a, b)),
+            ]
+        }
+    }
+    #[inline(always)]
+    unsafe fn compact_quads(self, ones: u64, threes: u64, dst: *mut u8) -> usize {
+        use generic::single_byte::{COMPACT4, quad_len};
+        let (o, t) = (ones as u8 & 0xF, threes as u8 & 0xF);
+        let n = quad_len(o, t); // 4..=12
+        let mid = n.min(8) - 4;
+        // SAFETY: the loads read 16-byte rows of `COMPACT4` and `TAIL8` (`mid, n - 4 <= 8`).
+        // The stores write 4 bytes at offsets 0, `mid` and `n - 4` (each `<= n - 4`), which
+        // cover `dst[..n]`, the count the caller guarantees room for; unaligned writes, as
+        // `write_unaligned` allows.
+        unsafe {
+            let v = vqtbl1q_u8(self, vld1q_u8(COMPACT4[usize::from(o | t << 4)].as_ptr()));
+            dst.cast::<u32>()
+                .write_unaligned(vgetq_lane_u32::<0>(vreinterpretq_u32_u8(v)));
+            dst.add(mid).cast::<u32>().write_unaligned(bytes_from(v, mid));
+            dst.add(n - 4).cast::<u32>().write_unaligned(bytes_from(v, n - 4));
+        }
+        n
+    }
+}
+
+/// Bytes `s..s + 4` of `v`, as a u32 in memory order.
+///
+/// # Safety
+/// `s <= 8`.
+#[inline(always)]
+unsafe fn bytes_from(v: uint8x16_t, s: usize) -> u32 {
+    // SAFETY: `TAIL8` has rows 0..=8; NEON is baseline.
+    unsafe {
+        let pattern = vld1q_u8(generic::single_byte::TAIL8[s].as_ptr());
+        vgetq_lane_u32::<0>(vreinterpretq_u32_u8(vqtbl1q_u8(v, pattern)))
+    }
+}
+
 /// Entry points: NEON is the aarch64 baseline, so no `#[target_feature]` is needed.
 macro_rules! neon_entry_points {
     ($($name:ident($($arg:ident: $ty:ty),*) -> $ret:ty = $($generic:ident)::+;)*) => {
@@ -162,6 +283,8 @@ neon_entry_points! {
     utf16_bytes_to_utf16(src: &[u8], be: bool, dst: &mut [u16]) -> (usize, usize) = generic::utf16::bytes_to_utf16;
     utf8_valid_up_to(src: &[u8]) -> usize = generic::utf8::valid_up_to;
     utf8_copy_valid(src: &[u8], dst: &mut [u8]) -> (usize, usize) = generic::utf8::copy_valid;
+    single_byte_to_utf16(src: &[u8], table: &[u16; 128], dst: &mut [u16]) -> (usize, usize) = generic::single_byte::to_utf16;
+    single_byte_to_utf8(src: &[u8], table: &[u16; 128], dst: &mut [u8]) -> (usize, usize) = generic::single_byte::to_utf8;
 }
 
 pub(crate) static KERNELS: Kernels = Kernels {
@@ -173,5 +296,7 @@ pub(crate) static KERNELS: Kernels = Kernels {
     utf16_bytes_to_utf16,
     utf8_valid_up_to,
     utf8_copy_valid,
+    single_byte_to_utf16,
+    single_byte_to_utf8,
     ..super::super::scalar::TABLE
 };

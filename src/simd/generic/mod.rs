@@ -3,5 +3,6 @@
 //! kernel on what the vector loop leaves, so results equal the scalar kernels exactly.
 
 pub(crate) mod ascii;
+pub(crate) mod single_byte;
 pub(crate) mod utf16;
 pub(crate) mod utf8;

@@ -100,6 +100,8 @@ pub(crate) const TABLE: Kernels = Kernels {
     utf16_bytes_to_utf16,
     utf8_valid_up_to,
     utf8_copy_valid,
+    single_byte_to_utf16,
+    single_byte_to_utf8,
     ..super::sse2::TABLE
 };
 
@@ -175,4 +177,181 @@ impl generic::utf8::Utf8Vector for __m256i {
 super::entry_points!("avx2,bmi1,bmi2,popcnt", __m256i, {
     utf8_valid_up_to(src: &[u8]) -> usize = generic::utf8::valid_up_to;
     utf8_copy_valid(src: &[u8], dst: &mut [u8]) -> (usize, usize) = generic::utf8::copy_valid;
+});
+
+impl generic::single_byte::SingleByteVector for __m256i {
+    /// Low bytes, then high bytes, each as 8 groups of 16 entries repeated in both lanes.
+    type Table = [[__m256i; 8]; 2];
+
+    #[inline(always)]
+    unsafe fn load_table(lo: &[u8; 128], hi: &[u8; 128]) -> Self::Table {
+        // SAFETY: AVX per the trait contract.
+        let mut table = [[unsafe { _mm256_setzero_si256() }; 8]; 2];
+        for (groups, half) in table.iter_mut().zip([lo, hi]) {
+            for (g, group) in groups.iter_mut().enumerate() {
+                // SAFETY: the load reads 16 of the 128 bytes of `half` (`16 * g + 16 <= 128`);
+                // AVX2 per the trait contract.
+                *group =
+                    unsafe { _mm256_broadcastsi128_si256(_mm_loadu_si128(half.as_ptr().add(16 * g).cast())) };
+            }
+        }
+        table
+    }
+    #[inline(always)]
+    unsafe fn lookup(self, table: &Self::Table) -> (Self, Self) {
+        // SAFETY: AVX2 per the trait contract.
+        unsafe {
+            // ASCII bytes (non-negative as i8) are their own low byte.
+            let mut lo = _mm256_max_epi8(self, _mm256_setzero_si256());
+            let mut hi = _mm256_setzero_si256();
+            for (g, (&lo_group, &hi_group)) in table[0].iter().zip(&table[1]).enumerate() {
+                // Bytes of group g (0x80 + 16g ..) become 0x70..0x7F, all others 0x80 or
+                // more (saturating add): `vpshufb` looks up the first by their low nibble and
+                // gives 0 for the others.
+                let base = _mm256_set1_epi8((0x80 + 16 * g) as u8 as i8);
+                let idx = _mm256_adds_epu8(_mm256_xor_si256(self, base), _mm256_set1_epi8(0x70));
+                lo = _mm256_or_si256(lo, _mm256_shuffle_epi8(lo_group, idx));
+                hi = _mm256_or_si256(hi, _mm256_shuffle_epi8(hi_group, idx));
+            }
+            (lo, hi)
+        }
+    }
+    #[inline(always)]
+    unsafe fn any_zero(self) -> bool {
+        // SAFETY: AVX2 per the trait contract.
+        unsafe { _mm256_movemask_epi8(_mm256_cmpeq_epi8(self, _mm256_setzero_si256())) != 0 }
+    }
+    #[inline(always)]
+    unsafe fn eq_zero(self) -> Self {
+        // SAFETY: AVX2 per the trait contract.
+        unsafe { _mm256_cmpeq_epi8(self, _mm256_setzero_si256()) }
+    }
+    #[inline(always)]
+    unsafe fn select(self, other: Self, if_not: Self) -> Self {
+        // SAFETY: AVX2 per the trait contract.
+        unsafe { _mm256_blendv_epi8(if_not, other, self) }
+    }
+    #[inline(always)]
+    unsafe fn shl2_small(self) -> Self {
+        // SAFETY: AVX2 per the trait contract. Bytes below 0x40 carry nothing into the next.
+        unsafe { _mm256_slli_epi16::<2>(self) }
+    }
+    #[inline(always)]
+    unsafe fn shr6(self) -> Self {
+        // SAFETY: AVX2 per the trait contract.
+        unsafe { _mm256_and_si256(_mm256_srli_epi16::<6>(self), _mm256_set1_epi8(0x03)) }
+    }
+    #[inline(always)]
+    unsafe fn zip(self, other: Self) -> [Self; 2] {
+        // SAFETY: AVX2 per the trait contract. The unpacks work within 128-bit lanes: `a`
+        // holds pairs 0..8 and 16..24, `b` pairs 8..16 and 24..32.
+        unsafe {
+            let a = _mm256_unpacklo_epi8(self, other);
+            let b = _mm256_unpackhi_epi8(self, other);
+            [
+                _mm256_permute2x128_si256::<0x20>(a, b),
+                _mm256_permute2x128_si256::<0x31>(a, b),
+            ]
+        }
+    }
+    #[inline(always)]
+    unsafe fn compact_pairs(self, ones: u64, dst: *mut u8) -> usize {
+        use generic::single_byte::{COMPACT, TAIL8};
+        let (m0, m1) = (ones as u8, (ones >> 8) as u8);
+        // Each piece of 8 pairs is 8..=16 bytes.
+        let n0 = 16 - m0.count_ones() as usize;
+        let n1 = 16 - m1.count_ones() as usize;
+        // SAFETY: the loads read 16-byte rows of `COMPACT` and `TAIL8` (`n1 - 8 <= 8`). The
+        // stores write `dst[..16]` (`16 <= n0 + n1`), `dst[n0..n0 + 8]` and
+        // `dst[n0 + n1 - 8..n0 + n1]`: within the `n0 + n1` bytes the caller guarantees, and
+        // the last two cover `dst[n0..16]` (`n0, n1 >= 8`), which the first filled with
+        // bytes past the first piece. AVX2 per the trait contract.
+        unsafe {
+            let pattern = _mm256_inserti128_si256::<1>(
+                _mm256_castsi128_si256(_mm_loadu_si128(COMPACT[usize::from(m0)].as_ptr().cast())),
+                _mm_loadu_si128(COMPACT[usize::from(m1)].as_ptr().cast()),
+            );
+            let v = _mm256_shuffle_epi8(self, pattern);
+            _mm_storeu_si128(dst.cast(), _mm256_castsi256_si128(v));
+            let second = _mm256_extracti128_si256::<1>(v);
+            _mm_storel_epi64(dst.add(n0).cast(), second);
+            let tail = _mm_shuffle_epi8(second, _mm_loadu_si128(TAIL8[n1 - 8].as_ptr().cast()));
+            _mm_storel_epi64(dst.add(n0 + n1 - 8).cast(), tail);
+        }
+        n0 + n1
+    }
+    #[inline(always)]
+    unsafe fn zip16(self, other: Self) -> [Self; 2] {
+        // SAFETY: AVX2 per the trait contract. As in `zip`, per 128-bit lane, then ordered.
+        unsafe {
+            let a = _mm256_unpacklo_epi16(self, other);
+            let b = _mm256_unpackhi_epi16(self, other);
+            [
+                _mm256_permute2x128_si256::<0x20>(a, b),
+                _mm256_permute2x128_si256::<0x31>(a, b),
+            ]
+        }
+    }
+    #[inline(always)]
+    unsafe fn compact_quads(self, ones: u64, threes: u64, dst: *mut u8) -> usize {
+        use generic::single_byte::{COMPACT4, quad_len};
+        let (o0, t0) = (ones as u8 & 0xF, threes as u8 & 0xF);
+        let (o1, t1) = ((ones >> 4) as u8 & 0xF, (threes >> 4) as u8 & 0xF);
+        let n0 = quad_len(o0, t0);
+        let n1 = quad_len(o1, t1);
+        // SAFETY: the loads read 16-byte rows of `COMPACT4`; `store_exact` writes `dst[..n0]`
+        // and `dst[n0..n0 + n1]`, the count the caller guarantees room for. AVX2 per the
+        // trait contract.
+        unsafe {
+            let pattern = _mm256_inserti128_si256::<1>(
+                _mm256_castsi128_si256(_mm_loadu_si128(
+                    COMPACT4[usize::from(o0 | t0 << 4)].as_ptr().cast(),
+                )),
+                _mm_loadu_si128(COMPACT4[usize::from(o1 | t1 << 4)].as_ptr().cast()),
+            );
+            let v = _mm256_shuffle_epi8(self, pattern);
+            store_exact(_mm256_castsi256_si128(v), n0, dst);
+            store_exact(_mm256_extracti128_si256::<1>(v), n1, dst.add(n0));
+        }
+        n0 + n1
+    }
+}
+
+/// Writes the first `n` bytes of `v` (`4 <= n <= 12`) to `dst` with three 4-byte stores,
+/// from 0, from `min(4, n - 4)` and from `n - 4`, which cover `dst[..n]` and nothing more.
+///
+/// # Safety
+/// - AVX2 is enabled in the caller.
+/// - `4 <= n <= 12` and `dst` is valid for writing `n` bytes.
+#[inline(always)]
+unsafe fn store_exact(v: __m128i, n: usize, dst: *mut u8) {
+    debug_assert!((4..=12).contains(&n));
+    let mid = n.min(8) - 4;
+    // SAFETY: the stores write 4 bytes at offsets 0, `mid` and `n - 4`, each `<= n - 4`:
+    // inside the `n` bytes of the contract (unaligned writes, as `write_unaligned` allows).
+    // `bytes_from` reads `TAIL8` rows up to 8 (`mid, n - 4 <= 8`). AVX2 per the contract.
+    unsafe {
+        dst.cast::<i32>().write_unaligned(_mm_cvtsi128_si32(v));
+        dst.add(mid).cast::<i32>().write_unaligned(bytes_from(v, mid));
+        dst.add(n - 4).cast::<i32>().write_unaligned(bytes_from(v, n - 4));
+    }
+}
+
+/// Bytes `s..s + 4` of `v`, as the low 32 bits.
+///
+/// # Safety
+/// - AVX2 is enabled in the caller.
+/// - `s <= 8`.
+#[inline(always)]
+unsafe fn bytes_from(v: __m128i, s: usize) -> i32 {
+    // SAFETY: `TAIL8` has rows 0..=8; AVX2 per the contract.
+    unsafe {
+        let pattern = _mm_loadu_si128(generic::single_byte::TAIL8[s].as_ptr().cast());
+        _mm_cvtsi128_si32(_mm_shuffle_epi8(v, pattern))
+    }
+}
+
+super::entry_points!("avx2,bmi1,bmi2,popcnt", __m256i, {
+    single_byte_to_utf16(src: &[u8], table: &[u16; 128], dst: &mut [u16]) -> (usize, usize) = generic::single_byte::to_utf16;
+    single_byte_to_utf8(src: &[u8], table: &[u16; 128], dst: &mut [u8]) -> (usize, usize) = generic::single_byte::to_utf8;
 });

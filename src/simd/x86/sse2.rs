@@ -78,6 +78,14 @@ super::entry_points!("sse2", __m128i, {
     utf16_bytes_to_utf16(src: &[u8], be: bool, dst: &mut [u16]) -> (usize, usize) = generic::utf16::bytes_to_utf16;
 });
 
+// Single-byte decode: no SSE2 kernel, on purpose; `single_byte_to_utf16/utf8` are the
+// scalar ones. SSE2 has no byte shuffle (`pshufb` is SSSE3, `vpermb` AVX-512 VBMI), so the
+// 128-entry lookup of `generic::single_byte` cannot be done in registers here: it would be
+// one table load per byte, which is what the scalar kernel does already. The one part a
+// 16-byte vector could speed up is ASCII (Latin-script text is mostly ASCII), and the scalar
+// kernels already take ASCII runs a word at a time (`copy_ascii`, `widen_ascii`), so a
+// vector ASCII loop in front of scalar lookups would save little over them. Every x86_64
+// CPU of the last decade has AVX2, where the generic kernel runs.
 pub(crate) const TABLE: Kernels = Kernels {
     level: Level::Sse2,
     ascii_prefix_len,

@@ -1,0 +1,354 @@
+//! Single-byte decode: bytes through a 128-entry upper-half index (`table[byte - 0x80]`,
+//! 0 = unmapped), to UTF-16 and to UTF-8.
+//!
+//! ```text
+//! split the u16 table into its low bytes and its high bytes (128 each), loaded once
+//! for each vector v of LANES bytes while one fits in the input (and, for UTF-16, the output):
+//!     all ASCII: widen (UTF-16) or copy (UTF-8) it, if it fits; next
+//!     lo, hi = low and high byte of each code unit (the byte itself for ASCII, else a
+//!              128-entry byte lookup in each half table)
+//!     a byte >= 0x80 with lo | hi == 0 (unmapped): stop
+//!     UTF-16: store (lo, hi) interleaved
+//!     UTF-8:  if the UTF-8 (1, 2 or 3 bytes per unit) does not fit: stop
+//!             x = (hi & 0x0F) << 2 | lo >> 6, cont = 0x80 | lo & 0x3F
+//!             no unit >= U+0800: lead = 0xC0 | x (lo for units < 0x80); per 8 units, the
+//!                 (lead, cont) pairs compacted by a shuffle from a 256-entry table (by which
+//!                 of the 8 are 1 byte), stored: 16 bytes, then the last 8 ending exactly at
+//!                 the end of the piece (the next piece overwrites the rest)
+//!             else: each unit as 4 bytes b0 b1 b2 - (1 byte: lo; 2 bytes: 0xC0 | x, cont;
+//!                 3 bytes: 0xE0 | hi >> 4, 0x80 | x, cont), per 4 units compacted by a
+//!                 shuffle from a 256-entry table (by which are 1 and which 3 bytes), stored
+//!                 as three 4-byte pieces that end exactly at the end of the piece
+//! finish with the scalar kernel from there
+//! ```
+//! The vector loop stops only between whole vectors, after writing exactly the code units
+//! of every byte before the stop, and writes nothing past what it returns (each compacted
+//! piece of UTF-8 ends with a store that ends at its last byte). The scalar kernels are
+//! stateless and greedy, so finishing with them gives exactly their result, as the kernel
+//! contract requires. A vector with an unmapped byte is left to the scalar kernel whole,
+//! which stops at the byte.
+//!
+//! AVX-512 has its own kernels (`x86/avx512.rs`: one `vpermi2b` is a 128-entry lookup).
+//!
+//! Not done: Latin-script text (windows-1252, German) to UTF-8 runs a little below the
+//! scalar kernel at AVX2 (`simdenc bench --filter sb-decode/windows-1252`: about 6.8 against
+//! 8 GB/s on a Zen 4 VM; encoding_rs 4 GB/s), because a vector with one letter pays the whole
+//! lookup. Handing such vectors (one byte >= 0x80) to the scalar kernel up to that byte
+//! measured no better (6.6 GB/s), so the vector path takes them.
+
+use super::super::scalar;
+use super::utf8::Utf8Vector;
+
+/// What the single-byte algorithm needs beyond [`Utf8Vector`].
+pub(crate) trait SingleByteVector: Utf8Vector {
+    /// A table in the form [`SingleByteVector::lookup`] uses.
+    type Table;
+
+    /// Loads the low bytes and the high bytes of a 128-entry table.
+    ///
+    /// # Safety
+    /// The ISA is enabled in the caller.
+    unsafe fn load_table(lo: &[u8; 128], hi: &[u8; 128]) -> Self::Table;
+
+    /// The low and high bytes of each byte's code unit: for a byte `b >= 0x80`, those of
+    /// entry `b - 0x80` of the table; for ASCII, `b` and 0.
+    ///
+    /// # Safety
+    /// The ISA is enabled in the caller.
+    unsafe fn lookup(self, table: &Self::Table) -> (Self, Self);
+
+    /// Whether any byte is zero.
+    ///
+    /// # Safety
+    /// The ISA is enabled in the caller.
+    unsafe fn any_zero(self) -> bool;
+
+    /// 0xFF where the byte is zero, else 0.
+    ///
+    /// # Safety
+    /// The ISA is enabled in the caller.
+    unsafe fn eq_zero(self) -> Self;
+
+    /// Per byte: `other` where `self` is 0xFF, `if_not` where it is 0 (other bytes: unspecified).
+    ///
+    /// # Safety
+    /// The ISA is enabled in the caller.
+    unsafe fn select(self, other: Self, if_not: Self) -> Self;
+
+    /// Each byte shifted left by 2, for bytes below 0x40 (others: unspecified).
+    ///
+    /// # Safety
+    /// The ISA is enabled in the caller.
+    unsafe fn shl2_small(self) -> Self;
+
+    /// Each byte shifted right by 6.
+    ///
+    /// # Safety
+    /// The ISA is enabled in the caller.
+    unsafe fn shr6(self) -> Self;
+
+    /// Bytes `(self[i], other[i])` interleaved, in stream order: the first vector holds the
+    /// pairs of `i < LANES / 2`, the second the rest.
+    ///
+    /// # Safety
+    /// The ISA is enabled in the caller.
+    unsafe fn zip(self, other: Self) -> [Self; 2];
+
+    /// `self` holds `LANES / 2` pairs `(lead, cont)`; writes, in order, `lead` alone for pair
+    /// `k` when bit `k` of `ones` is set, else `lead, cont`, from `dst`; returns the count.
+    /// Per 8 pairs: the shuffle `COMPACT[ones & 0xFF]`, a 16-byte store, and the last 8-byte
+    /// piece ending exactly at the count (`TAIL8`), so nothing is written past it.
+    ///
+    /// # Safety
+    /// - The ISA is enabled in the caller.
+    /// - `dst` is valid for writing `LANES - (ones & (1 << LANES / 2) - 1).count_ones()`
+    ///   bytes, the count.
+    unsafe fn compact_pairs(self, ones: u64, dst: *mut u8) -> usize;
+
+    /// 16-bit elements `(self[i], other[i])` interleaved into 32-bit ones, in stream order:
+    /// the first vector holds those of `i < LANES / 4`, the second the rest.
+    ///
+    /// # Safety
+    /// The ISA is enabled in the caller.
+    unsafe fn zip16(self, other: Self) -> [Self; 2];
+
+    /// `self` holds `LANES / 4` units as 4-byte slots `(b0, b1, b2, _)`; writes, in order,
+    /// `b0` for unit `k` when bit `k` of `ones` is set, `b0, b1, b2` when bit `k` of `threes`
+    /// is, else `b0, b1`, from `dst`; returns the count. Per 4 units: the shuffle
+    /// `COMPACT4[ones & 0xF | (threes & 0xF) << 4]`, then three 4-byte stores (from the
+    /// start, from `min(4, len - 4)`, ending at the end), so nothing is written past it.
+    ///
+    /// # Safety
+    /// - The ISA is enabled in the caller.
+    /// - `ones` and `threes` have no bit in common among the first `LANES / 4`.
+    /// - `dst` is valid for writing the count.
+    unsafe fn compact_quads(self, ones: u64, threes: u64, dst: *mut u8) -> usize;
+}
+
+/// For 4 units as 4-byte slots, indexed by `ones | threes << 4` (bit `k`: unit `k` is 1 or
+/// 3 bytes; neither: 2), the shuffle keeping the bytes of each unit: indices, then 0x80.
+pub(crate) static COMPACT4: [[u8; 16]; 256] = {
+    let mut table = [[0x80u8; 16]; 256];
+    let mut index = 0;
+    while index < 256 {
+        let mut n = 0;
+        let mut k = 0;
+        while k < 4 {
+            let len = if index >> k & 1 != 0 {
+                1
+            } else if index >> (4 + k) & 1 != 0 {
+                3
+            } else {
+                2
+            };
+            let mut j = 0;
+            while j < len {
+                table[index][n] = (4 * k + j) as u8;
+                n += 1;
+                j += 1;
+            }
+            k += 1;
+        }
+        index += 1;
+    }
+    table
+};
+
+/// The length of the piece [`COMPACT4`] makes for 4 units: 4..=12 bytes.
+#[inline(always)]
+pub(crate) fn quad_len(ones: u8, threes: u8) -> usize {
+    8 - (ones & 0xF).count_ones() as usize + (threes & 0xF).count_ones() as usize
+}
+
+/// For each set of 1-byte units among 8 (bit `k`: unit `k` is 1 byte), the shuffle that
+/// compacts 8 `(lead, cont)` pairs: the indices of the bytes kept, then 0x80 (zero).
+pub(crate) static COMPACT: [[u8; 16]; 256] = {
+    let mut table = [[0x80u8; 16]; 256];
+    let mut ones = 0;
+    while ones < 256 {
+        let mut n = 0;
+        let mut k = 0;
+        while k < 8 {
+            table[ones][n] = 2 * k as u8;
+            n += 1;
+            if ones >> k & 1 == 0 {
+                table[ones][n] = 2 * k as u8 + 1;
+                n += 1;
+            }
+            k += 1;
+        }
+        ones += 1;
+    }
+    table
+};
+
+/// `TAIL8[s]` moves bytes `s..s + 8` to the front (`pshufb`/`tbl` pattern): the 8 bytes
+/// that end a compacted piece of `s + 8` bytes, stored so that they end exactly where it does.
+pub(crate) static TAIL8: [[u8; 16]; 9] = {
+    let mut table = [[0x80u8; 16]; 9];
+    let mut s = 0;
+    while s < 9 {
+        let mut j = 0;
+        while j < 8 {
+            table[s][j] = (s + j) as u8;
+            j += 1;
+        }
+        s += 1;
+    }
+    table
+};
+
+/// The low and high bytes of `table`'s entries.
+#[inline(always)]
+fn split(table: &[u16; 128]) -> ([u8; 128], [u8; 128]) {
+    let mut lo = [0u8; 128];
+    let mut hi = [0u8; 128];
+    for (i, &u) in table.iter().enumerate() {
+        [lo[i], hi[i]] = u.to_le_bytes();
+    }
+    (lo, hi)
+}
+
+/// # Safety
+/// The ISA of `V` is enabled in the caller.
+#[inline(always)]
+pub(crate) unsafe fn to_utf16<V: SingleByteVector>(
+    src: &[u8],
+    table: &[u16; 128],
+    dst: &mut [u16],
+) -> (usize, usize) {
+    let len = src.len().min(dst.len());
+    let mut i = 0;
+    if len >= V::LANES {
+        let (lo, hi) = split(table);
+        // SAFETY: the ISA is enabled per this function's contract.
+        let t = unsafe { V::load_table(&lo, &hi) };
+        while i + V::LANES <= len {
+            debug_assert!(i + V::LANES <= src.len() && i + V::LANES <= dst.len());
+            // SAFETY: `i + LANES <= len`: LANES bytes of `src` and LANES u16 of `dst` from
+            // `i` are in bounds; the ISA is enabled per contract.
+            unsafe {
+                let v = V::load(src.as_ptr().add(i));
+                let at = dst.as_mut_ptr().add(i);
+                if v.high_mask() == 0 {
+                    v.widen_store(at);
+                } else {
+                    let (lo, hi) = v.lookup(&t);
+                    if unmapped(v, lo, hi) {
+                        break;
+                    }
+                    let [a, b] = lo.zip(hi);
+                    a.store(at.cast());
+                    b.store(at.add(V::LANES / 2).cast());
+                }
+            }
+            i += V::LANES;
+        }
+    }
+    let (read, written) = scalar::single_byte_to_utf16(&src[i..], table, &mut dst[i..]);
+    (i + read, i + written)
+}
+
+/// Whether a byte of `v` is >= 0x80 and its code unit (`lo`, `hi`) is 0.
+///
+/// # Safety
+/// The ISA of `V` is enabled in the caller.
+#[inline(always)]
+unsafe fn unmapped<V: SingleByteVector>(v: V, lo: V, hi: V) -> bool {
+    // SAFETY: register operations; the ISA per the contract. `0x80 - v` (saturating) is
+    // non-zero exactly for ASCII bytes, whose code unit is the byte (NUL included).
+    unsafe { lo.or(hi).or(V::splat(0x80).saturating_sub(v)).any_zero() }
+}
+
+/// # Safety
+/// The ISA of `V` is enabled in the caller.
+#[inline(always)]
+pub(crate) unsafe fn to_utf8<V: SingleByteVector>(
+    src: &[u8],
+    table: &[u16; 128],
+    dst: &mut [u8],
+) -> (usize, usize) {
+    let (mut r, mut w) = (0, 0);
+    if src.len() >= V::LANES {
+        let (lo, hi) = split(table);
+        // SAFETY: the ISA is enabled per this function's contract.
+        let t = unsafe { V::load_table(&lo, &hi) };
+        // Every lane's bit of a `high_mask`.
+        let lanes = u64::MAX >> (64 - V::LANES);
+        while r + V::LANES <= src.len() {
+            // SAFETY: `r + LANES <= src.len()`: the load reads `src[r..r + LANES]`.
+            let v = unsafe { V::load(src.as_ptr().add(r)) };
+            // SAFETY: register operations; the ISA per contract.
+            if unsafe { v.high_mask() } == 0 {
+                if w + V::LANES > dst.len() {
+                    break;
+                }
+                // SAFETY: `w + LANES <= dst.len()`: the store writes `dst[w..w + LANES]`.
+                unsafe { v.store(dst.as_mut_ptr().add(w)) };
+                r += V::LANES;
+                w += V::LANES;
+                continue;
+            }
+            // SAFETY: register operations; the ISA per contract.
+            let (lo, hi) = unsafe { v.lookup(&t) };
+            // SAFETY: as above.
+            if unsafe { unmapped(v, lo, hi) } {
+                break;
+            }
+            // SAFETY: register operations; the ISA per contract.
+            let (ones_v, narrow_v, x, cont) = unsafe {
+                // Units below 0x80: high byte 0 and low byte below 0x80; below 0x800: high
+                // byte below 8.
+                let ones = hi.or(lo.and(V::splat(0x80))).eq_zero();
+                let below_0800 = hi.saturating_sub(V::splat(7)).eq_zero();
+                // Bits 6..11 of the unit (and 12..14, which are 0 below 0x800).
+                let x = hi.and(V::splat(0x0F)).shl2_small().or(lo.shr6());
+                let cont = lo.and(V::splat(0x3F)).or(V::splat(0x80));
+                (ones, below_0800, x, cont)
+            };
+            // SAFETY: as above.
+            let (ones, threes) = unsafe { (ones_v.high_mask(), narrow_v.high_mask() ^ lanes) };
+            // 1, 2 or 3 bytes per unit.
+            let n = 2 * V::LANES - ones.count_ones() as usize + threes.count_ones() as usize;
+            if w + n > dst.len() {
+                break;
+            }
+            let at = dst.as_mut_ptr().wrapping_add(w);
+            if threes == 0 {
+                // SAFETY: register operations; `w + n <= dst.len()`, and the two calls write
+                // their counts, which add up to `n`, from `dst[w..]` on; the ISA per contract.
+                unsafe {
+                    let lead = ones_v.select(lo, x.or(V::splat(0xC0)));
+                    let [a, b] = lead.zip(cont);
+                    let first = a.compact_pairs(ones, at);
+                    let second = b.compact_pairs(ones >> (V::LANES / 2), at.add(first));
+                    debug_assert_eq!(first + second, n);
+                }
+            } else {
+                // SAFETY: register operations; `w + n <= dst.len()`, and the four calls write
+                // their counts, which add up to `n`, from `dst[w..]` on (`ones` and `threes`
+                // are disjoint: a unit below 0x80 is below 0x800); the ISA per contract.
+                unsafe {
+                    let three_lead = hi.high_nibbles().or(V::splat(0xE0));
+                    let b0 = ones_v.select(lo, narrow_v.select(x.or(V::splat(0xC0)), three_lead));
+                    let b1 = narrow_v.select(cont, x.or(V::splat(0x80)));
+                    let [p0, p1] = b0.zip(b1);
+                    let [q0, q1] = cont.zip(V::splat(0));
+                    let [s0, s1] = p0.zip16(q0);
+                    let [s2, s3] = p1.zip16(q1);
+                    let quarter = V::LANES / 4;
+                    let mut written = 0;
+                    for (i, slots) in [s0, s1, s2, s3].into_iter().enumerate() {
+                        let shift = quarter * i;
+                        written += slots.compact_quads(ones >> shift, threes >> shift, at.add(written));
+                    }
+                    debug_assert_eq!(written, n);
+                }
+            }
+            r += V::LANES;
+            w += n;
+        }
+    }
+    let (read, written) = scalar::single_byte_to_utf8(&src[r..], table, &mut dst[w..]);
+    (r + read, w + written)
+}
