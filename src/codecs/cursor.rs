@@ -416,13 +416,33 @@ impl Source for Utf8Source<'_> {
         let buf = &mut *dst.buf;
         let (mut p, mut w) = (self.pos, dst.pos);
         let stage_utf16 = self.kernels.vector_transcoders();
+        // Units per staging: from 32, doubled while whole stages are encoded, back to 32 when
+        // one stops early (so a character the run declines wastes at most a short stage).
+        let mut stage_len = 32;
         while let Some(&b0) = bytes.get(p) {
-            if stage_utf16 && b0 >= 0x80 {
-                // Where `utf8_to_utf16` is a vector kernel: convert up to ENCODE_STAGE units in
+            // Stage for the CJK encoders (their kernel takes ASCII too), and for the others
+            // where two non-ASCII characters follow each other (Cyrillic, Greek...): text with
+            // isolated non-ASCII letters (German, French) goes faster character by character.
+            let stage_here = stage_utf16
+                && b0 >= 0x80
+                && (tables.is_some() || {
+                    let next = p + if b0 < 0xE0 {
+                        2
+                    } else if b0 < 0xF0 {
+                        3
+                    } else {
+                        4
+                    };
+                    bytes.get(next).is_some_and(|&b| b >= 0x80)
+                });
+            if stage_here {
+                // Where `utf8_to_utf16` is a vector kernel: convert up to `stage_len` units in
                 // bulk, then map unit by unit, counting the UTF-8 bytes each one came from.
                 let mut stage = [0u16; ENCODE_STAGE];
-                let end = bytes.len().min(p + 3 * ENCODE_STAGE);
-                let (_, units) = self.kernels.utf8_to_utf16(&bytes[p..end], &mut stage);
+                let end = bytes.len().min(p + 3 * stage_len);
+                let (_, units) = self
+                    .kernels
+                    .utf8_to_utf16(&bytes[p..end], &mut stage[..stage_len]);
                 let before = p;
                 let mut rest = &stage[..units];
                 if let Some(tables) = tables
@@ -439,9 +459,11 @@ impl Source for Utf8Source<'_> {
                         .sum::<usize>();
                     rest = &rest[k..];
                 }
+                let mut whole = true;
                 for &u in rest {
                     // Surrogates (astral characters) are the state machine's.
                     if u & 0xF800 == 0xD800 {
+                        whole = false;
                         break;
                     }
                     let (m, len) = if u < 0x80 {
@@ -450,18 +472,26 @@ impl Source for Utf8Source<'_> {
                         (map(u32::from(u)), if u < 0x800 { 2 } else { 3 })
                     };
                     if m == 0 {
+                        whole = false;
                         break;
                     }
                     let n = put_mapped(buf, w, m);
                     if n == 0 {
+                        whole = false;
                         break;
                     }
                     w += n;
                     p += len;
                 }
                 if p != before {
+                    stage_len = if whole {
+                        (2 * stage_len).min(ENCODE_STAGE)
+                    } else {
+                        32
+                    };
                     continue;
                 }
+                stage_len = 32;
             }
             if b0 < 0x80 {
                 let Some(slot) = buf.get_mut(w) else {
