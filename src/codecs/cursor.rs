@@ -146,7 +146,7 @@ impl Dest for Utf8Dest<'_> {
         single: &impl Fn(u8) -> u32,
         pair: &impl Fn(u8, u8) -> u32,
     ) -> usize {
-        if self.kernels.vector_pairs() {
+        if self.kernels.vector_pairs() && src.len() >= 64 {
             let (read, written) =
                 self.kernels
                     .pairs_to_utf8(src, pairs, self.buf.get_mut(self.pos..).unwrap_or_default());
@@ -280,7 +280,7 @@ impl Dest for Utf16Dest<'_> {
         single: &impl Fn(u8) -> u32,
         pair: &impl Fn(u8, u8) -> u32,
     ) -> usize {
-        if self.kernels.vector_pairs() {
+        if self.kernels.vector_pairs() && src.len() >= 64 {
             let (read, written) =
                 self.kernels
                     .pairs_to_utf16(src, pairs, self.buf.get_mut(self.pos..).unwrap_or_default());

@@ -194,6 +194,10 @@ unsafe fn group(b: &Block, g: usize) -> (__m512i, u16, u16) {
 
 #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512vbmi,avx512vbmi2,bmi2,popcnt")]
 pub(crate) fn pairs_to_utf8(src: &[u8], tables: &PairTables, dst: &mut [u8]) -> (usize, usize) {
+    if src.len() < 64 {
+        // No whole block: skip loading the tables into registers.
+        return scalar::pairs_to_utf8(src, tables, dst);
+    }
     let (mut read, mut written) = (0, 0);
     // SAFETY: AVX-512 is enabled on this function.
     let t = unsafe { load(tables) };
@@ -248,6 +252,10 @@ pub(crate) fn pairs_to_utf8(src: &[u8], tables: &PairTables, dst: &mut [u8]) -> 
 
 #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512vbmi,avx512vbmi2,bmi2,popcnt")]
 pub(crate) fn pairs_to_utf16(src: &[u8], tables: &PairTables, dst: &mut [u16]) -> (usize, usize) {
+    if src.len() < 64 {
+        // No whole block: skip loading the tables into registers.
+        return scalar::pairs_to_utf16(src, tables, dst);
+    }
     let (mut read, mut written) = (0, 0);
     // SAFETY: AVX-512 is enabled on this function.
     let t = unsafe { load(tables) };
@@ -284,6 +292,10 @@ pub(crate) fn pairs_to_utf16(src: &[u8], tables: &PairTables, dst: &mut [u16]) -
 /// compressed into place. A block with a unit that is not plain goes to the scalar kernel.
 #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512vbmi,avx512vbmi2,bmi2,popcnt")]
 pub(crate) fn units_to_bytes(src: &[u16], tables: &EncodeTables, dst: &mut [u8]) -> (usize, usize) {
+    if src.len() < 32 {
+        // No whole block: skip loading the tables into registers.
+        return scalar::units_to_bytes(src, tables, dst);
+    }
     let (mut read, mut written) = (0, 0);
     let limit = (tables.blocks.len().saturating_sub(1)).min(i32::MAX as usize) as i32;
     // SAFETY: AVX-512 is enabled on this function. The page loads read 64 bytes each inside
