@@ -6,6 +6,7 @@
 //! at a character boundary `read` (everything before it converted), while 64 bytes of input
 //! and 64 units of output are left:
 //!     64 ASCII bytes: widen them; next block
+//!     a byte >= 0xF0 (emoji): the scalar kernel converts the block's whole characters
 //!     validate the 64 bytes on their own (Keiser-Lemire, as if ASCII preceded them):
 //!         an error: stop
 //!     ends = bit i set if byte i+1 is not a continuation byte (byte i ends a character);
@@ -16,8 +17,8 @@
 //!         else by the 12 bits of ends at pos (a table built at compile time):
 //!             6 characters of 1-2 bytes: one u16 lane each (shuffle), assemble, 6 units
 //!             4 characters of 1-3 bytes: one u32 lane each (shuffle), assemble, 4 units
-//!             else (a 4-byte character among the first four): the scalar kernel converts
-//!                 the whole characters of the next 16 bytes
+//!             else (not met in valid text without 4-byte characters): the scalar
+//!                 kernel converts the whole characters of the next 16 bytes
 //!     read += pos (a character boundary: every step ends at one)
 //! the scalar kernel finishes from `read`
 //! ```
@@ -221,6 +222,27 @@ pub(crate) unsafe fn utf8_to_utf16<V: TranscodeVector>(src: &[u8], dst: &mut [u1
             written += BLOCK;
             continue;
         }
+        // SAFETY: every load is inside the 64 bytes at `p`; ISA enabled per contract.
+        let four = unsafe {
+            let mut any = V::load(p).saturating_sub(V::splat(0xEF));
+            let mut i = V::LANES;
+            while i < BLOCK {
+                any = any.or(V::load(p.add(i)).saturating_sub(V::splat(0xEF)));
+                i += V::LANES;
+            }
+            any.any()
+        };
+        if four {
+            // A lead byte of 4 (or an invalid byte 0xF5..): the scalar kernel converts the
+            // whole valid characters of the block (as many units at most).
+            let (r, n) = scalar::utf8_to_utf16(&src[read..read + BLOCK], &mut dst[written..written + BLOCK]);
+            if r == 0 {
+                break;
+            }
+            read += r;
+            written += n;
+            continue;
+        }
         // SAFETY: 64 readable bytes at `p`; ISA enabled per contract. `read` is a character
         // boundary (every step below ends at one).
         if unsafe { checker.block_has_error_at_boundary(p) } {
@@ -261,9 +283,9 @@ pub(crate) unsafe fn utf8_to_utf16<V: TranscodeVector>(src: &[u8], dst: &mut [u1
                 unsafe { assemble_three(lane.shuffle(&STEP_ROWS[row])).store8(d.add(w).cast()) };
                 w += 4;
             } else {
-                // A 4-byte character among the next four: the scalar kernel converts the
-                // whole characters of the next 16 bytes (inside the block; as many units at
-                // most, inside the block's 64).
+                // No step for this pattern (the block has no 4-byte characters, so not met in
+                // valid text): the scalar kernel converts the whole characters of the next 16
+                // bytes (inside the block; as many units at most, inside the block's 64).
                 let at = read + pos;
                 let (r, n) =
                     scalar::utf8_to_utf16(&src[at..at + 16], &mut dst[written + w..written + w + 16]);
