@@ -116,7 +116,7 @@ fn check_transcoders(level: Level, rng: &mut Rng, quick: bool) -> usize {
         "😀😃😄 ok 👍🏽 aé日😀bщ ",
     ];
     let mut checked = 0;
-    for _ in 0..if quick { 60 } else { 600 } {
+    for _ in 0..if quick { 300 } else { 600 } {
         let script = scripts[rng.below(scripts.len())];
         let len = rng.below(400);
         let text: String = script.chars().cycle().take(len).collect();

@@ -172,17 +172,6 @@ impl Lane for uint8x16_t {
         }
     }
     #[inline(always)]
-    unsafe fn store_prefix(self, dst: *mut u8, len: usize) {
-        const IOTA: [u8; 16] = [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15];
-        // SAFETY: caller guarantees 16 readable and writable bytes; `IOTA` is 16 readable
-        // bytes. `len <= 16` fits in a u8.
-        unsafe {
-            let old = vld1q_u8(dst);
-            let keep_new = vcltq_u8(vld1q_u8(IOTA.as_ptr()), vdupq_n_u8(len as u8));
-            vst1q_u8(dst, vbslq_u8(keep_new, self, old));
-        }
-    }
-    #[inline(always)]
     unsafe fn widen_store(self, dst: *mut u16) {
         // SAFETY: caller guarantees 16 writable u16.
         unsafe {

@@ -49,14 +49,6 @@ pub(crate) trait Lane: Copy {
     /// - The ISA is enabled in the caller.
     /// - `dst` is valid for writing 12 bytes.
     unsafe fn store12(self, dst: *mut u8);
-    /// Stores bytes `0..len` (`len <= 16`) and leaves `dst[len..16]` as it was (a load, a
-    /// blend and a store: the kernels never write past what they return). The load must not
-    /// overlap a store just made, or it waits for it (store forwarding fails).
-    ///
-    /// # Safety
-    /// - The ISA is enabled in the caller.
-    /// - `dst` is valid for reading and writing 16 bytes.
-    unsafe fn store_prefix(self, dst: *mut u8, len: usize);
     /// Stores the 16 bytes zero-extended to 16 u16.
     ///
     /// # Safety

@@ -15,7 +15,7 @@
 //!         bytes: stop (that kernel stops at every surrogate)
 //!     else u32 lane k = (lead, second, third, 0) of the 1-3 bytes of unit k;
 //!         pack each half (4 units) by a row looked up by `one` and `two`: 4..12 bytes each
-//!     store the step before this one (below)
+//!     store the step (below)
 //! the scalar kernel finishes
 //! ```
 //! The vector loop converts whole units, greedily from a character boundary, and only while
@@ -23,17 +23,16 @@
 //! the scalar kernel would; stopping before a surrogate or a full output leaves the rest to
 //! the scalar kernel, which then returns what it would have returned alone.
 //!
-//! Nothing after `written` changes, without a load before every store: a step that does not
-//! fill its lanes is stored once the next step is converted, as whole lanes if the next step
-//! writes real bytes over all the garbage they leave (it starts where this one ends), and
-//! else (the last step, or a short next one) exactly, with a load and a blend
-//! (`Lane::store_prefix`). Blending every step instead makes each load wait for the store
-//! just before it (store forwarding fails on the overlap): 2.7 GB/s instead of 8.3 on
-//! Russian with AVX2 (`simdenc bench`, this machine).
+//! Nothing after `written` changes, without a load before every store: a step is stored
+//! with whole lanes only when the next step is sure to be converted (its 8 units are there,
+//! hold no surrogate, and their worst case fits), and that step writes at least 8 real bytes
+//! over the at most 8 bytes of garbage the lanes leave; else (the last step) exactly,
+//! through a buffer. Blending every step with what `dst` holds instead (a load, a blend, a
+//! store) makes each load wait for the store just before it (store forwarding fails on the
+//! overlap): 2.7 GB/s instead of 8.3 on Russian with AVX2 (`simdenc bench`, this machine);
+//! storing each step only once the next one was converted cost half the speed too.
 
 use super::super::scalar;
-use super::super::vector::Vector;
-use super::ascii;
 use super::lane::{Lane, TranscodeVector};
 
 const NONE: u8 = 0xFF;
@@ -108,35 +107,77 @@ impl<L: Lane> Step<L> {
     fn len(&self) -> usize {
         self.len0 + self.len1
     }
+}
 
-    /// How far the whole-lane stores of [`Step::put`] reach past the step's bytes.
-    fn overhang(&self) -> usize {
-        16 - if self.len1 > 0 { self.len1 } else { self.len0 }
-    }
-
-    /// Stores the step at `dst`: exactly its bytes if `exact`, else whole lanes, which leave
-    /// [`Step::overhang`] bytes of garbage after them for the next step to overwrite.
-    ///
-    /// # Safety
-    /// - The ISA of `L` is enabled in the caller.
-    /// - `dst` is valid for reading and writing 32 bytes.
-    #[inline(always)]
-    unsafe fn put(&self, dst: *mut u8, exact: bool) {
-        // SAFETY: every store ends by `dst + len0 + 16 <= dst + 28`; ISA enabled per contract.
+/// Stores a step at `dst[at..]`: 8 ASCII bytes as such; else exactly its bytes, unless `whole`, then with whole-lane
+/// stores that leave at most 8 bytes of garbage after it (`hi` is stored as 8 bytes when it
+/// holds fewer), for the next step, which writes 8 bytes or more from there, to overwrite.
+/// The exact store goes through a buffer on the stack: a blend with what `dst` holds would
+/// load the bytes the previous step just stored, and wait for them.
+///
+/// # Safety
+/// - The ISA of `L` is enabled in the caller.
+/// - `at + 32 <= dst.len()`.
+#[inline(always)]
+unsafe fn put<L: Lane>(step: &Step<L>, dst: &mut [u8], at: usize, whole: bool) {
+    let Step { lo, hi, len0, len1 } = *step;
+    if len0 == 8 && len1 == 0 {
+        // SAFETY: 8 bytes from `at`, `at + 32 <= dst.len()`; ISA enabled per contract.
+        unsafe { lo.store8(dst.as_mut_ptr().add(at)) };
+    } else if whole {
+        // SAFETY: the stores end by `at + len0 + 16 <= at + 28 <= dst.len()`; ISA enabled
+        // per contract.
         unsafe {
-            if exact {
-                self.lo.store_prefix(dst, self.len0);
-                if self.len1 > 0 {
-                    self.hi.store_prefix(dst.add(self.len0), self.len1);
-                }
-            } else {
-                self.lo.store(dst);
-                if self.len1 > 0 {
-                    self.hi.store(dst.add(self.len0));
-                }
+            let d = dst.as_mut_ptr().add(at);
+            lo.store(d);
+            if len1 >= 8 {
+                hi.store(d.add(len0));
+            } else if len1 > 0 {
+                hi.store8(d.add(len0));
             }
         }
+    } else {
+        let mut buf = [0u8; 32];
+        // SAFETY: the stores end by `len0 + 16 <= 28` bytes of `buf`; ISA enabled.
+        unsafe {
+            lo.store(buf.as_mut_ptr());
+            if len1 > 0 {
+                hi.store(buf.as_mut_ptr().add(len0));
+            }
+        }
+        copy_exact(&buf[..len0 + len1], &mut dst[at..]);
     }
+}
+
+/// The 8 units from unit `i` of UTF-16 bytes `src` (big-endian if `be`), little-endian.
+///
+/// # Safety
+/// - The ISA of `L` is enabled in the caller.
+/// - `2 * (i + 8) <= src.len()`.
+#[inline(always)]
+unsafe fn load_units<L: Lane>(src: &[u8], i: usize, be: bool) -> L {
+    // SAFETY: 16 readable bytes from `2 * i`, per contract; ISA enabled per contract.
+    unsafe {
+        let u = L::load(src.as_ptr().add(2 * i));
+        if be { u.swap_bytes16() } else { u }
+    }
+}
+
+/// Whether one of the 8 units in `u` is a surrogate.
+///
+/// # Safety
+/// The ISA of `L` is enabled in the caller.
+#[inline(always)]
+unsafe fn has_surrogate<L: Lane>(u: L) -> bool {
+    // SAFETY: register operations; ISA enabled per contract.
+    unsafe { u.and(L::splat16(0xF800)).xor(L::splat16(0xD800)).below16(1).any() }
+}
+
+/// Copies `src` to the start of `dst` (once per kernel call: out of line).
+#[cold]
+#[inline(never)]
+fn copy_exact(src: &[u8], dst: &mut [u8]) {
+    dst[..src.len()].copy_from_slice(src);
 }
 
 /// The UTF-8 of the 8 units in `u`, unless one is a surrogate.
@@ -174,8 +215,7 @@ unsafe fn convert8<L: Lane>(u: L) -> Option<Step<L>> {
                 len1: 0,
             });
         }
-        let surrogate = u.and(L::splat16(0xF800)).xor(L::splat16(0xD800)).below16(1);
-        if surrogate.any() {
+        if has_surrogate(u) {
             return None;
         }
         // (0xE0 | u >> 12, 0x80 | (u >> 6) & 0x3F) for u >= 0x800; `last` is the third byte.
@@ -197,29 +237,11 @@ unsafe fn convert8<L: Lane>(u: L) -> Option<Step<L>> {
     }
 }
 
-/// Stores `pending` (a step at `at`, not stored yet) now that the step after it is known:
-/// with whole lanes if `next` writes real bytes over all their garbage, else exactly.
-///
-/// # Safety
-/// - The ISA of `L` is enabled in the caller.
-/// - `at + 32 <= dst.len()`.
-#[inline(always)]
-unsafe fn flush<L: Lane>(pending: &mut Option<(Step<L>, usize)>, next: Option<&Step<L>>, dst: &mut [u8]) {
-    if let Some((step, at)) = pending.take() {
-        let exact = next.is_none_or(|n| n.len() < step.overhang());
-        // SAFETY: `at + 32 <= dst.len()` per contract; ISA enabled per contract.
-        unsafe { step.put(dst.as_mut_ptr().add(at), exact) };
-    }
-}
-
 /// # Safety
 /// The ISA of `V` is enabled in the caller.
 #[inline(always)]
 pub(crate) unsafe fn utf16_to_utf8<V: TranscodeVector>(src: &[u16], dst: &mut [u8]) -> (usize, usize) {
     let (mut read, mut written) = (0, 0);
-    // A converted step whose stores wait for the next step (see `flush`); ASCII steps are
-    // stored at once, exactly.
-    let mut pending = None;
     let mut ascii = true;
     // Consecutive steps with surrogates: the scalar kernel takes 8, 16, 32, then 64 units.
     let mut streak = 0;
@@ -239,30 +261,29 @@ pub(crate) unsafe fn utf16_to_utf8<V: TranscodeVector>(src: &[u16], dst: &mut [u
             }
         }
         let room = read + 8 <= src.len() && written + ROOM <= dst.len();
-        let next = if room {
+        let step = if room {
             // SAFETY: `room`: `read + 8 <= src.len()`, 8 units (16 bytes) readable; ISA
             // enabled per contract.
             unsafe { convert8(V::Lane::load(src.as_ptr().add(read).cast())) }
         } else {
             None
         };
-        // SAFETY: the pending step's `at` had 32 bytes of room when it was converted.
-        unsafe { flush(&mut pending, next.as_ref(), dst) };
-        match next {
-            Some(step) if step.len1 == 0 && step.len0 == 8 => {
-                // SAFETY: `written + 32 <= dst.len()`; ISA enabled per contract.
-                unsafe { step.lo.store8(dst.as_mut_ptr().add(written)) };
-                ascii = true;
-                streak = 0;
-                read += 8;
-                written += 8;
-            }
+        match step {
             Some(step) => {
-                pending = Some((step, written));
-                ascii = false;
+                let end = written + step.len();
+                // Whole lanes if the next iteration surely converts a step from `end` (it
+                // takes the same conditions); the ASCII loop above runs only after an exact
+                // 8-byte ASCII step.
+                // SAFETY: `read + 16 <= src.len()`: units `read + 8..read + 16` readable.
+                let whole = read + 16 <= src.len()
+                    && end + ROOM <= dst.len()
+                    && !unsafe { has_surrogate(V::Lane::load(src.as_ptr().add(read + 8).cast())) };
+                // SAFETY: `room`: `written + 32 <= dst.len()`; ISA enabled per contract.
+                unsafe { put(&step, dst, written, whole) };
+                ascii = step.len() == 8;
                 streak = 0;
                 read += 8;
-                written += step.len();
+                written = end;
             }
             None if room => {
                 // A surrogate: the scalar kernel converts these units (a leading surrogate at
@@ -294,31 +315,21 @@ pub(crate) unsafe fn utf16_bytes_to_utf8<V: TranscodeVector>(
 ) -> (usize, usize) {
     let units = src.len() / 2;
     let (mut read, mut written) = (0, 0);
-    let mut pending = None;
-    loop {
-        let room = read + 8 <= units && written + ROOM <= dst.len();
-        let next = if room {
-            // SAFETY: `room`: `2 * (read + 8) <= src.len()`, 16 bytes readable; ISA enabled
-            // per contract.
-            unsafe {
-                let mut u = V::Lane::load(src.as_ptr().add(2 * read));
-                if be {
-                    u = u.swap_bytes16();
-                }
-                convert8(u)
-            }
-        } else {
-            None
+    while read + 8 <= units && written + ROOM <= dst.len() {
+        // SAFETY: `read + 8 <= units`; ISA enabled per contract.
+        let Some(step) = (unsafe { convert8(load_units::<V::Lane>(src, read, be)) }) else {
+            break; // a surrogate: the scalar kernel stops there
         };
-        // SAFETY: the pending step's `at` had 32 bytes of room when it was converted.
-        unsafe { flush(&mut pending, next.as_ref(), dst) };
-        // No step: a surrogate (the scalar kernel stops there) or no room.
-        let Some(step) = next else {
-            break;
-        };
-        pending = Some((step, written));
+        let end = written + step.len();
+        // Whole lanes if the next iteration surely converts a step from `end`.
+        // SAFETY: `read + 16 <= units`; ISA enabled per contract.
+        let whole = read + 16 <= units
+            && end + ROOM <= dst.len()
+            && !unsafe { has_surrogate(load_units::<V::Lane>(src, read + 8, be)) };
+        // SAFETY: `written + 32 <= dst.len()`; ISA enabled per contract.
+        unsafe { put(&step, dst, written, whole) };
         read += 8;
-        written += step.len();
+        written = end;
     }
     let (r, w) = scalar::utf16_bytes_to_utf8(&src[2 * read..], be, &mut dst[written..]);
     (2 * read + r, written + w)
@@ -330,8 +341,12 @@ pub(crate) unsafe fn utf16_bytes_to_utf8<V: TranscodeVector>(
 ///
 /// # Safety
 /// The ISA of `V` is enabled in the caller.
+#[cfg(target_arch = "x86_64")] // only the SSE2 table uses it
 #[inline(always)]
-pub(crate) unsafe fn utf16_to_utf8_ascii_runs<V: Vector>(src: &[u16], dst: &mut [u8]) -> (usize, usize) {
+pub(crate) unsafe fn utf16_to_utf8_ascii_runs<V: super::super::vector::Vector>(
+    src: &[u16],
+    dst: &mut [u8],
+) -> (usize, usize) {
     let (mut read, mut written) = (0, 0);
     // Scalar chunks grow while the text is not ASCII: 32 units, then up to 256.
     let mut chunk = 32;
@@ -340,7 +355,7 @@ pub(crate) unsafe fn utf16_to_utf8_ascii_runs<V: Vector>(src: &[u16], dst: &mut 
         // (single spaces between non-ASCII words) the scalar kernel takes it.
         let (r, w) = if u < 0x80 && src.get(read + 8).is_some_and(|&v| v < 0x80) {
             // SAFETY: ISA enabled per contract.
-            let n = unsafe { ascii::narrow::<V>(&src[read..], &mut dst[written..]) };
+            let n = unsafe { super::ascii::narrow::<V>(&src[read..], &mut dst[written..]) };
             chunk = 32;
             (n, n)
         } else {
@@ -360,6 +375,7 @@ pub(crate) unsafe fn utf16_to_utf8_ascii_runs<V: Vector>(src: &[u16], dst: &mut 
 
 /// The scalar kernel, not inlined: inlined into the SSE2 loop above it compiled 25% slower
 /// on Russian (`simdenc bench --filter utf16-to-utf8 --level scalar,sse2`).
+#[cfg(target_arch = "x86_64")]
 #[inline(never)]
 fn scalar_chunk(src: &[u16], dst: &mut [u8]) -> (usize, usize) {
     scalar::utf16_to_utf8(src, dst)

@@ -217,17 +217,6 @@ impl Lane for __m128i {
         }
     }
     #[inline(always)]
-    unsafe fn store_prefix(self, dst: *mut u8, len: usize) {
-        // SAFETY: caller guarantees 16 readable and writable bytes and the ISA (SSE4.1 for
-        // the blend). `len <= 16` fits in an i8.
-        unsafe {
-            let old = _mm_loadu_si128(dst.cast());
-            let iota = _mm_setr_epi8(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
-            let keep_new = _mm_cmpgt_epi8(_mm_set1_epi8(len as i8), iota);
-            _mm_storeu_si128(dst.cast(), _mm_blendv_epi8(old, self, keep_new));
-        }
-    }
-    #[inline(always)]
     unsafe fn widen_store(self, dst: *mut u16) {
         // SAFETY: caller guarantees 16 writable u16 and the ISA (AVX2 for the widening).
         unsafe { _mm256_storeu_si256(dst.cast(), _mm256_cvtepu8_epi16(self)) }
