@@ -14,6 +14,8 @@
 //!     pos = 0; while pos <= 48 (16 bytes loadable inside the block):
 //!         16 bits of ends all set: 16 ASCII bytes, widened
 //!         ends = 1010...10: 8 two-byte characters: swap each pair, assemble 8 units
+//!         ends = 100100100100: 4 three-byte characters (8 if 12 more follow): a fixed
+//!             shuffle, no lookup
 //!         else by the 12 bits of ends at pos (a table built at compile time):
 //!             6 characters of 1-2 bytes: one u16 lane each (shuffle), assemble, 6 units
 //!             4 characters of 1-3 bytes: one u32 lane each (shuffle), assemble, 4 units
@@ -39,6 +41,8 @@ const NONE: u8 = 0xFF;
 /// characters of 1-3 bytes, row `64 + sum((len_k - 1) * 3^k)`.
 const SIX_ROWS: usize = 64;
 const ROWS: usize = SIX_ROWS + 81;
+/// The row of four 3-byte characters: `64 + 2 * (1 + 3 + 9 + 27)`.
+const ALL_THREE: usize = SIX_ROWS + 80;
 
 /// The shuffles: for six characters, u16 lane `k` = (last byte, lead byte) of character `k`
 /// (ASCII: (byte, 0)); for four, u32 lane `k` = (last, middle, lead, 0) of character `k`,
@@ -270,6 +274,26 @@ pub(crate) unsafe fn utf8_to_utf16<V: TranscodeVector>(src: &[u8], dst: &mut [u1
                 unsafe { assemble_two(lane.shuffle(&SWAP)).store(d.add(w).cast()) };
                 pos += 16;
                 w += 8;
+                continue;
+            }
+            if m & 0xFFF == 0x924 {
+                // 3-byte characters (CJK): no lookup, and 8 of them at once if they go on.
+                let row = &STEP_ROWS[ALL_THREE];
+                // SAFETY: units `w..w + 4` of the block; ISA enabled per contract.
+                unsafe { assemble_three(lane.shuffle(row)).store8(d.add(w).cast()) };
+                if m & 0xFF_FFFF == 0x924_924 && pos + 28 <= BLOCK {
+                    // SAFETY: bytes `pos + 12..pos + 28` and units `w + 4..w + 8` of the
+                    // block; ISA enabled per contract.
+                    unsafe {
+                        let next = V::Lane::load(p.add(pos + 12));
+                        assemble_three(next.shuffle(row)).store8(d.add(w + 4).cast());
+                    }
+                    pos += 24;
+                    w += 8;
+                } else {
+                    pos += 12;
+                    w += 4;
+                }
                 continue;
             }
             let [row, used] = STEP_INDEX[(m & 0xFFF) as usize];
