@@ -1,7 +1,8 @@
 //! The engine against `spec` at every SIMD level this CPU supports, through the public API,
 //! with the level forced globally (`cpu::force`), plus the UTF-8 kernels against std, and
-//! every kernel of every level against the scalar kernels (`levels/kernels.rs`, through
-//! `simdenc::internals`, which the dev-dependency on this crate itself enables).
+//! every kernel of every level against the scalar kernels (`levels/kernels.rs` and the
+//! transcoders below, through `simdenc::internals`, which the dev-dependency on this crate
+//! itself enables).
 //!
 //! This test has no libtest harness (`harness = false`): it runs in the main thread, because
 //! under qemu-aarch64 on the CI machines no thread can be started (qemu 7.2 hangs in
@@ -67,6 +68,7 @@ fn main() {
             passed += 1;
         }
         passed += long_cjk_text(&mut rng, rounds);
+        passed += check_transcoders(level, &mut rng, quick);
         println!("level {level}: ok");
     }
     passed += kernels::every_kernel_equals_scalar(quick);
@@ -150,6 +152,76 @@ fn long_cjk_text(rng: &mut Rng, rounds: usize) -> usize {
             let n = input.chars().count();
             check_encode(enc, &input, &random_splits(rng, n), 16 + rng.below(300));
             check_encode(enc, &input, &[], input.len() * 4 + 16);
+            checked += 1;
+        }
+    }
+    checked
+}
+/// The UTF-8 <-> UTF-16 kernels of `level` against the scalar kernels, exactly (`(read,
+/// written)` and the whole output buffer): texts of several scripts with an error inserted
+/// at random places, at two alignments, with output buffers of many sizes. Returns the
+/// number of inputs checked.
+fn check_transcoders(level: Level, rng: &mut Rng, quick: bool) -> usize {
+    use simdenc::internals::KernelTable;
+    let (Some(k), Some(s)) = (
+        KernelTable::for_level(level),
+        KernelTable::for_level(Level::Scalar),
+    ) else {
+        return 0;
+    };
+    let scripts = [
+        "Le cœur déçu mais l'âme plutôt naïve, Louÿs rêva. ",
+        "Съешь же ещё этих мягких французских булок. ",
+        "Ξεσκεπάζω την ψυχοφθόρα βδελυγμία. עטלף אבק נס דרך. نص حكيم له سر. ",
+        "日本語の文章と中文的句子，한국어 문장도。",
+        "😀😃😄 ok 👍🏽 aé日😀bщ ",
+    ];
+    let mut checked = 0;
+    for _ in 0..if quick { 300 } else { 600 } {
+        let script = scripts[rng.below(scripts.len())];
+        let len = rng.below(400);
+        let text: String = script.chars().cycle().take(len).collect();
+        let mut bytes = text.as_bytes().to_vec();
+        let mut units: Vec<u16> = text.encode_utf16().collect();
+        if rng.below(2) == 0 {
+            let at = rng.below(bytes.len() + 1);
+            bytes.insert(at, [0x80, 0xC3, 0xE6, 0xF0, 0xFF][rng.below(5)]);
+            let at = rng.below(units.len() + 1);
+            units.insert(at, [0xD800, 0xDBFF, 0xDC00, 0xDFFF][rng.below(4)]);
+        }
+        let le: Vec<u8> = units.iter().flat_map(|u| u.to_le_bytes()).collect();
+        let be: Vec<u8> = units.iter().flat_map(|u| u.to_be_bytes()).collect();
+        for offset in 0..2 {
+            let (bytes, units) = (
+                &bytes[offset.min(bytes.len())..],
+                &units[offset.min(units.len())..],
+            );
+            let (le, be) = (
+                &le[(2 * offset).min(le.len())..],
+                &be[(2 * offset).min(be.len())..],
+            );
+            let full = 3 * units.len().max(bytes.len()) + 8;
+            for cap in [full, rng.below(full), rng.below(70), bytes.len() / 2] {
+                let (mut a, mut b) = (vec![0xA5A5u16; cap], vec![0xA5A5u16; cap]);
+                assert_eq!(
+                    (k.utf8_to_utf16(bytes, &mut a), &a),
+                    (s.utf8_to_utf16(bytes, &mut b), &b),
+                    "{level} utf8_to_utf16 cap {cap} {bytes:02X?}"
+                );
+                let (mut a, mut b) = (vec![0xA5u8; cap], vec![0xA5u8; cap]);
+                assert_eq!(
+                    (k.utf16_to_utf8(units, &mut a), &a),
+                    (s.utf16_to_utf8(units, &mut b), &b),
+                    "{level} utf16_to_utf8 cap {cap} {units:04X?}"
+                );
+                for (src, is_be) in [(le, false), (be, true)] {
+                    assert_eq!(
+                        (k.utf16_bytes_to_utf8(src, is_be, &mut a), &a),
+                        (s.utf16_bytes_to_utf8(src, is_be, &mut b), &b),
+                        "{level} utf16_bytes_to_utf8 be={is_be} cap {cap} {units:04X?}"
+                    );
+                }
+            }
             checked += 1;
         }
     }

@@ -768,3 +768,235 @@ fn single_byte_text_every_table() {
         }
     }
 }
+/// Texts of one script each (and mixes), for the transcoders' vector paths: runs of ASCII,
+/// of 2-byte characters (Cyrillic, Greek, Hebrew, Arabic), of 3-byte ones (CJK), emoji.
+const SCRIPTS: [&str; 9] = [
+    "Le cœur déçu mais l'âme plutôt naïve, Louÿs rêva de crapaüter en canoë. ",
+    "Съешь же ещё этих мягких французских булок, да выпей чаю. ",
+    "Ξεσκεπάζω την ψυχοφθόρα βδελυγμία. ",
+    "עטלף אבק נס דרך מזגן שהתפוצץ כי חם ",
+    "نص حكيم له سر قاطع وذو شأن عظيم مكتوب على ثوب أخضر ",
+    "日本語の文章と中文的句子，한국어 문장도。",
+    "😀😃😄😁🎉🚀 ok 👍🏽 ",
+    "aé日😀bщ ضw€ ",
+    "ЖЖЖЖЖЖЖЖЖЖЖЖЖЖЖЖЖЖЖЖЖЖЖЖЖЖЖЖЖЖЖЖЖЖЖЖЖЖЖЖЖЖЖЖЖЖЖЖЖЖЖ",
+];
+
+/// A text of `script` cut to at most `len` bytes at a character boundary.
+fn script_text(script: &str, len: usize) -> String {
+    let mut s = String::new();
+    for c in script.chars().cycle() {
+        if s.len() + c.len_utf8() > len {
+            break;
+        }
+        s.push(c);
+    }
+    s
+}
+
+/// `utf8_to_utf16` on script texts with an error or a cut character at every position (every
+/// `stride()`-th under emulation), at a few alignments, for every output size up to what the
+/// whole text needs (the output fills mid-block, mid-step and mid-character).
+#[test]
+fn utf8_to_utf16_scripts_and_output_sizes() {
+    let specials: [&[u8]; 4] = [b"\xFF", b"\x80", b"\xE6\x97", b"\xF0\x9F\x98"];
+    let lens: &[usize] = if quick() {
+        &[70, 200]
+    } else {
+        &[64, 65, 127, 130, 200, 333]
+    };
+    for k in levels() {
+        for script in SCRIPTS {
+            for &len in lens {
+                let text = script_text(script, len);
+                let base = text.as_bytes();
+                let need = text.encode_utf16().count();
+                let mut variants = vec![(base.to_vec(), true)];
+                for pos in (0..base.len()).step_by(stride() + usize::from(quick())) {
+                    for special in specials {
+                        let mut v = base.to_vec();
+                        v.splice(pos..pos, special.iter().copied());
+                        variants.push((v, false));
+                    }
+                }
+                for (v, every_cap) in &variants {
+                    let caps: Vec<usize> = if *every_cap {
+                        (0..=need + 2).collect()
+                    } else {
+                        (0..=need + 2).step_by(7).chain([need, 64, 65, 63]).collect()
+                    };
+                    same(
+                        "utf8_to_utf16",
+                        k,
+                        v,
+                        |k, s, cap| {
+                            let mut d = vec![0xA5A5u16; cap];
+                            let r = k.utf8_to_utf16(s, &mut d);
+                            (r, d)
+                        },
+                        |_| caps.clone(),
+                    );
+                }
+            }
+        }
+    }
+}
+
+/// `utf16_to_utf8` and `utf16_bytes_to_utf8` (LE and BE) on script texts with a lone
+/// surrogate, a cut pair or a reversed pair at every position, for every output size.
+#[test]
+fn utf16_to_utf8_scripts_and_output_sizes() {
+    let specials: [&[u16]; 4] = [&[0xD800], &[0xDFFF], &[0xDBFF, 0xDC00], &[0xDC00, 0xD800]];
+    let lens: &[usize] = if quick() {
+        &[70, 200]
+    } else {
+        &[48, 64, 65, 130, 200, 333]
+    };
+    for k in levels() {
+        for script in SCRIPTS {
+            for &len in lens {
+                let text = script_text(script, len);
+                let base: Vec<u16> = text.encode_utf16().collect();
+                let need = text.len();
+                let mut variants = vec![(base.clone(), true)];
+                for pos in (0..base.len()).step_by(stride() + usize::from(quick())) {
+                    for special in specials {
+                        let mut v = base.clone();
+                        v.splice(pos..pos, special.iter().copied());
+                        variants.push((v, false));
+                    }
+                }
+                for (v, every_cap) in &variants {
+                    let caps: Vec<usize> = if *every_cap {
+                        (0..=need + 2).collect()
+                    } else {
+                        (0..=need + 2).step_by(5).chain([need, 31, 32, 33]).collect()
+                    };
+                    for offset in 0..2 {
+                        let v = &v[offset.min(v.len())..];
+                        for &cap in &caps {
+                            let s = scalar_table();
+                            let (mut a, mut b) = (vec![0xA5u8; cap], vec![0xA5u8; cap]);
+                            assert_eq!(
+                                (k.utf16_to_utf8(v, &mut a), &a),
+                                (s.utf16_to_utf8(v, &mut b), &b),
+                                "utf16_to_utf8 {:?} cap {cap} {v:04X?}",
+                                k.level()
+                            );
+                            for be in [false, true] {
+                                let mut bytes: Vec<u8> = vec![0; offset];
+                                bytes.extend(
+                                    v.iter()
+                                        .flat_map(|u| if be { u.to_be_bytes() } else { u.to_le_bytes() }),
+                                );
+                                let bytes = &bytes[offset..];
+                                assert_eq!(
+                                    (k.utf16_bytes_to_utf8(bytes, be, &mut a), &a),
+                                    (s.utf16_bytes_to_utf8(bytes, be, &mut b), &b),
+                                    "utf16_bytes_to_utf8 {:?} be={be} cap {cap} {v:04X?}",
+                                    k.level()
+                                );
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// Random UTF-16 (surrogates, pairs, every range) and random script mixes, every level
+/// against scalar, with random output sizes.
+#[test]
+fn random_transcoding_with_quickcheck() {
+    fn prop(seed: Vec<(u8, u16)>, cap: u16) -> TestResult {
+        // Units biased to the ranges the vector paths split on.
+        // Three rounds of the seed with the values shifted, for inputs of a few hundred units.
+        let units: Vec<u16> = (0..3u16)
+            .flat_map(|r| seed.iter().map(move |&(kind, u)| (kind, u.wrapping_add(r * 97))))
+            .map(|(kind, u)| match kind % 6 {
+                0 => u & 0x7F,
+                1 => 0x80 + u % 0x780,
+                2 => 0x800 + u % 0xD000,
+                3 => 0xD800 + u % 0x800,
+                4 => 0xE000 + u % 0x2000,
+                _ => u,
+            })
+            .collect();
+        let cap = usize::from(cap) % (units.len() * 3 + 8);
+        let text: String = char::decode_utf16(units.iter().copied())
+            .map(|c| c.unwrap_or('\u{10348}'))
+            .collect();
+        let bytes: Vec<u8> = units.iter().flat_map(|u| u.to_le_bytes()).collect();
+        let s = scalar_table();
+        for k in available() {
+            let (mut a, mut b) = (vec![0u8; cap], vec![0u8; cap]);
+            if k.utf16_to_utf8(&units, &mut a) != s.utf16_to_utf8(&units, &mut b) || a != b {
+                return TestResult::failed();
+            }
+            if k.utf16_bytes_to_utf8(&bytes, false, &mut a) != s.utf16_bytes_to_utf8(&bytes, false, &mut b)
+                || a != b
+            {
+                return TestResult::failed();
+            }
+            let (mut a, mut b) = (vec![0u16; cap], vec![0u16; cap]);
+            if k.utf8_to_utf16(text.as_bytes(), &mut a) != s.utf8_to_utf16(text.as_bytes(), &mut b) || a != b
+            {
+                return TestResult::failed();
+            }
+        }
+        TestResult::passed()
+    }
+    QuickCheck::new()
+        .tests(if quick() { 100 } else { 2000 })
+        .quickcheck(prop as fn(Vec<(u8, u16)>, u16) -> TestResult);
+}
+
+/// Random mixes of characters of 1-2, 1-3 and 1-4 bytes, so that every shuffle the
+/// transcoders look up by character lengths is used, both ways.
+#[test]
+fn transcoding_length_mixes() {
+    let sets: [&[char]; 4] = [
+        &['a', 'é', 'ж'],
+        &['a', 'é', '日', '€'],
+        &['a', 'é', '日', '😀'],
+        &['ж', '日'],
+    ];
+    let mut seed = 0x2545_F491_4F6C_DD1Du64;
+    let mut next = move || {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        seed
+    };
+    let s = scalar_table();
+    for k in levels() {
+        for set in sets {
+            for _ in 0..if quick() { 30 } else { 600 } {
+                let n = 40 + (next() % 160) as usize;
+                let text: String = (0..n)
+                    .map(|_| set[(next() % set.len() as u64) as usize])
+                    .collect();
+                let units: Vec<u16> = text.encode_utf16().collect();
+                for cap in [units.len() + 8, units.len() / 2 + (next() % 64) as usize] {
+                    let (mut a, mut b) = (vec![0xA5A5u16; cap], vec![0xA5A5u16; cap]);
+                    assert_eq!(
+                        (k.utf8_to_utf16(text.as_bytes(), &mut a), &a),
+                        (s.utf8_to_utf16(text.as_bytes(), &mut b), &b),
+                        "utf8_to_utf16 {:?} cap {cap} {text}",
+                        k.level()
+                    );
+                }
+                for cap in [text.len() + 8, text.len() / 2 + (next() % 64) as usize] {
+                    let (mut a, mut b) = (vec![0xA5u8; cap], vec![0xA5u8; cap]);
+                    assert_eq!(
+                        (k.utf16_to_utf8(&units, &mut a), &a),
+                        (s.utf16_to_utf8(&units, &mut b), &b),
+                        "utf16_to_utf8 {:?} cap {cap} {text}",
+                        k.level()
+                    );
+                }
+            }
+        }
+    }
+}

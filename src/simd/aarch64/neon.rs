@@ -6,6 +6,7 @@
 use core::arch::aarch64::*;
 
 use super::super::generic;
+use super::super::generic::lane::{Lane, TranscodeVector};
 use super::super::generic::utf8::Utf8Vector;
 use super::super::vector::Vector;
 use super::super::{Kernels, Level};
@@ -262,6 +263,131 @@ unsafe fn bytes_from(v: uint8x16_t, s: usize) -> u32 {
     }
 }
 
+/// The transcoders' 16-byte lane is the NEON vector itself.
+impl TranscodeVector for uint8x16_t {
+    type Lane = uint8x16_t;
+}
+
+impl Lane for uint8x16_t {
+    #[inline(always)]
+    unsafe fn load(src: *const u8) -> Self {
+        // SAFETY: caller guarantees 16 readable bytes; NEON is baseline.
+        unsafe { vld1q_u8(src) }
+    }
+    #[inline(always)]
+    unsafe fn store(self, dst: *mut u8) {
+        // SAFETY: caller guarantees 16 writable bytes.
+        unsafe { vst1q_u8(dst, self) }
+    }
+    #[inline(always)]
+    unsafe fn store8(self, dst: *mut u8) {
+        // SAFETY: caller guarantees 8 writable bytes.
+        unsafe { vst1_u8(dst, vget_low_u8(self)) }
+    }
+    #[inline(always)]
+    unsafe fn store12(self, dst: *mut u8) {
+        // SAFETY: caller guarantees 12 writable bytes (8, then 4 at `dst + 8`).
+        unsafe {
+            vst1_u8(dst, vget_low_u8(self));
+            vst1q_lane_u32::<2>(dst.add(8).cast(), vreinterpretq_u32_u8(self));
+        }
+    }
+    #[inline(always)]
+    unsafe fn widen_store(self, dst: *mut u16) {
+        // SAFETY: caller guarantees 16 writable u16.
+        unsafe {
+            vst1q_u16(dst, vmovl_u8(vget_low_u8(self)));
+            vst1q_u16(dst.add(8), vmovl_high_u8(self));
+        }
+    }
+    #[inline(always)]
+    unsafe fn splat16(u: u16) -> Self {
+        // SAFETY: NEON is baseline.
+        unsafe { vreinterpretq_u8_u16(vdupq_n_u16(u)) }
+    }
+    #[inline(always)]
+    unsafe fn splat32(u: u32) -> Self {
+        // SAFETY: NEON is baseline.
+        unsafe { vreinterpretq_u8_u32(vdupq_n_u32(u)) }
+    }
+    #[inline(always)]
+    unsafe fn and(self, other: Self) -> Self {
+        // SAFETY: NEON is baseline.
+        unsafe { vandq_u8(self, other) }
+    }
+    #[inline(always)]
+    unsafe fn or(self, other: Self) -> Self {
+        // SAFETY: NEON is baseline.
+        unsafe { vorrq_u8(self, other) }
+    }
+    #[inline(always)]
+    unsafe fn xor(self, other: Self) -> Self {
+        // SAFETY: NEON is baseline.
+        unsafe { veorq_u8(self, other) }
+    }
+    #[inline(always)]
+    unsafe fn shl16<const N: i32>(self) -> Self {
+        // SAFETY: NEON is baseline.
+        unsafe { vreinterpretq_u8_u16(vshlq_n_u16::<N>(vreinterpretq_u16_u8(self))) }
+    }
+    #[inline(always)]
+    unsafe fn shr16<const N: i32>(self) -> Self {
+        // SAFETY: NEON is baseline.
+        unsafe { vreinterpretq_u8_u16(vshrq_n_u16::<N>(vreinterpretq_u16_u8(self))) }
+    }
+    #[inline(always)]
+    unsafe fn shr32<const N: i32>(self) -> Self {
+        // SAFETY: NEON is baseline.
+        unsafe { vreinterpretq_u8_u32(vshrq_n_u32::<N>(vreinterpretq_u32_u8(self))) }
+    }
+    #[inline(always)]
+    unsafe fn shuffle(self, row: &[u8; 16]) -> Self {
+        // SAFETY: the 16 bytes of `row` are readable. `tbl` writes a zero for indices of 16
+        // and more, 0xFF included.
+        unsafe { vqtbl1q_u8(self, vld1q_u8(row.as_ptr())) }
+    }
+    #[inline(always)]
+    unsafe fn swap_bytes16(self) -> Self {
+        // SAFETY: NEON is baseline.
+        unsafe { vrev16q_u8(self) }
+    }
+    #[inline(always)]
+    unsafe fn below16(self, bound: u16) -> Self {
+        // SAFETY: NEON is baseline.
+        unsafe { vreinterpretq_u8_u16(vcltq_u16(vreinterpretq_u16_u8(self), vdupq_n_u16(bound))) }
+    }
+    #[inline(always)]
+    unsafe fn select(mask: Self, a: Self, b: Self) -> Self {
+        // SAFETY: NEON is baseline.
+        unsafe { vbslq_u8(mask, a, b) }
+    }
+    #[inline(always)]
+    unsafe fn lane_bits16(self) -> u32 {
+        const WEIGHTS: [u16; 8] = [1, 2, 4, 8, 16, 32, 64, 128];
+        // SAFETY: `WEIGHTS` is 8 readable u16; NEON is baseline.
+        unsafe {
+            let bits = vandq_u16(vreinterpretq_u16_u8(self), vld1q_u16(WEIGHTS.as_ptr()));
+            u32::from(vaddvq_u16(bits))
+        }
+    }
+    #[inline(always)]
+    unsafe fn any(self) -> bool {
+        // SAFETY: NEON is baseline.
+        unsafe { vmaxvq_u8(self) != 0 }
+    }
+    #[inline(always)]
+    unsafe fn zip16(self, other: Self) -> (Self, Self) {
+        // SAFETY: NEON is baseline.
+        unsafe {
+            let (a, b) = (vreinterpretq_u16_u8(self), vreinterpretq_u16_u8(other));
+            (
+                vreinterpretq_u8_u16(vzip1q_u16(a, b)),
+                vreinterpretq_u8_u16(vzip2q_u16(a, b)),
+            )
+        }
+    }
+}
+
 /// Entry points: NEON is the aarch64 baseline, so no `#[target_feature]` is needed.
 macro_rules! neon_entry_points {
     ($($name:ident($($arg:ident: $ty:ty),*) -> $ret:ty = $($generic:ident)::+;)*) => {
@@ -285,6 +411,9 @@ neon_entry_points! {
     utf8_copy_valid(src: &[u8], dst: &mut [u8]) -> (usize, usize) = generic::utf8::copy_valid;
     single_byte_to_utf16(src: &[u8], table: &[u16; 128], dst: &mut [u16]) -> (usize, usize) = generic::single_byte::to_utf16;
     single_byte_to_utf8(src: &[u8], table: &[u16; 128], dst: &mut [u8]) -> (usize, usize) = generic::single_byte::to_utf8;
+    utf8_to_utf16(src: &[u8], dst: &mut [u16]) -> (usize, usize) = generic::utf8_to_utf16::utf8_to_utf16;
+    utf16_to_utf8(src: &[u16], dst: &mut [u8]) -> (usize, usize) = generic::utf16_to_utf8::utf16_to_utf8;
+    utf16_bytes_to_utf8(src: &[u8], be: bool, dst: &mut [u8]) -> (usize, usize) = generic::utf16_to_utf8::utf16_bytes_to_utf8;
 }
 
 pub(crate) static KERNELS: Kernels = Kernels {
@@ -298,5 +427,8 @@ pub(crate) static KERNELS: Kernels = Kernels {
     utf8_copy_valid,
     single_byte_to_utf16,
     single_byte_to_utf8,
+    utf8_to_utf16,
+    utf16_to_utf8,
+    utf16_bytes_to_utf8,
     ..super::super::scalar::TABLE
 };

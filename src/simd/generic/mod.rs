@@ -3,6 +3,9 @@
 //! kernel on what the vector loop leaves, so results equal the scalar kernels exactly.
 
 pub(crate) mod ascii;
+pub(crate) mod lane;
 pub(crate) mod single_byte;
 pub(crate) mod utf16;
+pub(crate) mod utf16_to_utf8;
 pub(crate) mod utf8;
+pub(crate) mod utf8_to_utf16;

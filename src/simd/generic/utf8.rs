@@ -164,10 +164,10 @@ pub(crate) const BYTE_2_HIGH: [u8; 16] = [
 ];
 
 /// Bytes per block: one AVX-512 vector, two AVX2 vectors.
-const BLOCK: usize = 64;
+pub(crate) const BLOCK: usize = 64;
 
 /// The validator's state between blocks.
-struct Checker<V> {
+pub(crate) struct Checker<V> {
     prev: V,
     prev_incomplete: V,
     /// Whether the last block checked was all ASCII (then `prev_incomplete` is zero).
@@ -181,7 +181,7 @@ impl<V: Utf8Vector> Checker<V> {
     /// # Safety
     /// The ISA is enabled in the caller.
     #[inline(always)]
-    unsafe fn new() -> Self {
+    pub(crate) unsafe fn new() -> Self {
         // SAFETY: ISA enabled per this function's contract.
         unsafe {
             Checker {
@@ -229,6 +229,23 @@ impl<V: Utf8Vector> Checker<V> {
             }
             self.prev_incomplete = self.prev.saturating_sub(V::incomplete_limits());
             error.any()
+        }
+    }
+
+    /// Checks the block at `p` (64 readable bytes) on its own, as if an ASCII byte preceded
+    /// it (for a block that starts at a character boundary): true if it holds an error. A
+    /// character cut by the end of the block is not one.
+    ///
+    /// # Safety
+    /// - The ISA is enabled in the caller.
+    /// - `p` is valid for reading 64 bytes.
+    #[inline(always)]
+    pub(crate) unsafe fn block_has_error_at_boundary(&mut self, p: *const u8) -> bool {
+        // SAFETY: ISA enabled and `p` valid for 64 bytes, per this function's contract.
+        unsafe {
+            self.prev = V::splat(0);
+            self.prev_incomplete = V::splat(0);
+            self.block_has_error(p)
         }
     }
 

@@ -3,6 +3,7 @@
 use core::arch::x86_64::*;
 
 use super::super::generic;
+use super::super::generic::lane::{Lane, TranscodeVector};
 use super::super::vector::Vector;
 use super::super::{Kernels, Level};
 
@@ -100,6 +101,9 @@ pub(crate) const TABLE: Kernels = Kernels {
     utf16_bytes_to_utf16,
     utf8_valid_up_to,
     utf8_copy_valid,
+    utf8_to_utf16,
+    utf16_to_utf8,
+    utf16_bytes_to_utf8,
     single_byte_to_utf16,
     single_byte_to_utf8,
     ..super::sse2::TABLE
@@ -354,4 +358,129 @@ unsafe fn bytes_from(v: __m128i, s: usize) -> i32 {
 super::entry_points!("avx2,bmi1,bmi2,popcnt", __m256i, {
     single_byte_to_utf16(src: &[u8], table: &[u16; 128], dst: &mut [u16]) -> (usize, usize) = generic::single_byte::to_utf16;
     single_byte_to_utf8(src: &[u8], table: &[u16; 128], dst: &mut [u8]) -> (usize, usize) = generic::single_byte::to_utf8;
+});
+
+/// The transcoders shuffle 16 bytes at a time (see `generic::lane`); the ASCII runs and the
+/// validation use the whole `__m256i`.
+impl TranscodeVector for __m256i {
+    type Lane = __m128i;
+}
+
+/// The 16-byte lane of the AVX2 transcoders: SSSE3 and SSE4.1 instructions, VEX-encoded
+/// under the AVX2 entry points (AVX2 implies both), which is what "the ISA is enabled in the
+/// caller" means for this impl. SSE2 alone has no `pshufb`: the SSE2 table does not use it.
+impl Lane for __m128i {
+    #[inline(always)]
+    unsafe fn load(src: *const u8) -> Self {
+        // SAFETY: caller guarantees 16 readable bytes and the ISA.
+        unsafe { _mm_loadu_si128(src.cast()) }
+    }
+    #[inline(always)]
+    unsafe fn store(self, dst: *mut u8) {
+        // SAFETY: caller guarantees 16 writable bytes and the ISA.
+        unsafe { _mm_storeu_si128(dst.cast(), self) }
+    }
+    #[inline(always)]
+    unsafe fn store8(self, dst: *mut u8) {
+        // SAFETY: caller guarantees 8 writable bytes and the ISA.
+        unsafe { _mm_storel_epi64(dst.cast(), self) }
+    }
+    #[inline(always)]
+    unsafe fn store12(self, dst: *mut u8) {
+        // SAFETY: caller guarantees 12 writable bytes (8, then 4 at `dst + 8`) and the ISA.
+        unsafe {
+            _mm_storel_epi64(dst.cast(), self);
+            dst.add(8)
+                .cast::<i32>()
+                .write_unaligned(_mm_extract_epi32::<2>(self));
+        }
+    }
+    #[inline(always)]
+    unsafe fn widen_store(self, dst: *mut u16) {
+        // SAFETY: caller guarantees 16 writable u16 and the ISA (AVX2 for the widening).
+        unsafe { _mm256_storeu_si256(dst.cast(), _mm256_cvtepu8_epi16(self)) }
+    }
+    #[inline(always)]
+    unsafe fn splat16(u: u16) -> Self {
+        // SAFETY: SSE2 per the trait contract.
+        unsafe { _mm_set1_epi16(u as i16) }
+    }
+    #[inline(always)]
+    unsafe fn splat32(u: u32) -> Self {
+        // SAFETY: SSE2 per the trait contract.
+        unsafe { _mm_set1_epi32(u as i32) }
+    }
+    #[inline(always)]
+    unsafe fn and(self, other: Self) -> Self {
+        // SAFETY: SSE2 per the trait contract.
+        unsafe { _mm_and_si128(self, other) }
+    }
+    #[inline(always)]
+    unsafe fn or(self, other: Self) -> Self {
+        // SAFETY: SSE2 per the trait contract.
+        unsafe { _mm_or_si128(self, other) }
+    }
+    #[inline(always)]
+    unsafe fn xor(self, other: Self) -> Self {
+        // SAFETY: SSE2 per the trait contract.
+        unsafe { _mm_xor_si128(self, other) }
+    }
+    #[inline(always)]
+    unsafe fn shl16<const N: i32>(self) -> Self {
+        // SAFETY: SSE2 per the trait contract.
+        unsafe { _mm_slli_epi16::<N>(self) }
+    }
+    #[inline(always)]
+    unsafe fn shr16<const N: i32>(self) -> Self {
+        // SAFETY: SSE2 per the trait contract.
+        unsafe { _mm_srli_epi16::<N>(self) }
+    }
+    #[inline(always)]
+    unsafe fn shr32<const N: i32>(self) -> Self {
+        // SAFETY: SSE2 per the trait contract.
+        unsafe { _mm_srli_epi32::<N>(self) }
+    }
+    #[inline(always)]
+    unsafe fn shuffle(self, row: &[u8; 16]) -> Self {
+        // SAFETY: the 16 bytes of `row` are readable; SSSE3 per the trait contract. 0xFF has
+        // its high bit set, which makes pshufb write a zero.
+        unsafe { _mm_shuffle_epi8(self, _mm_loadu_si128(row.as_ptr().cast())) }
+    }
+    #[inline(always)]
+    unsafe fn swap_bytes16(self) -> Self {
+        // SAFETY: SSSE3 per the trait contract.
+        unsafe { _mm_shuffle_epi8(self, _mm256_castsi256_si128(swap16())) }
+    }
+    #[inline(always)]
+    unsafe fn below16(self, bound: u16) -> Self {
+        // SAFETY: SSE4.1 per the trait contract. `bound >= 1` per the trait's docs:
+        // u < bound exactly when min(u, bound - 1) == u.
+        unsafe { _mm_cmpeq_epi16(_mm_min_epu16(self, _mm_set1_epi16((bound - 1) as i16)), self) }
+    }
+    #[inline(always)]
+    unsafe fn select(mask: Self, a: Self, b: Self) -> Self {
+        // SAFETY: SSE4.1 per the trait contract (the masks are whole bytes).
+        unsafe { _mm_blendv_epi8(b, a, mask) }
+    }
+    #[inline(always)]
+    unsafe fn lane_bits16(self) -> u32 {
+        // SAFETY: SSE2 per the trait contract. 0xFFFF packs to 0xFF, 0 to 0.
+        unsafe { (_mm_movemask_epi8(_mm_packs_epi16(self, _mm_setzero_si128())) as u32) & 0xFF }
+    }
+    #[inline(always)]
+    unsafe fn any(self) -> bool {
+        // SAFETY: SSE4.1 per the trait contract.
+        unsafe { _mm_testz_si128(self, self) == 0 }
+    }
+    #[inline(always)]
+    unsafe fn zip16(self, other: Self) -> (Self, Self) {
+        // SAFETY: SSE2 per the trait contract.
+        unsafe { (_mm_unpacklo_epi16(self, other), _mm_unpackhi_epi16(self, other)) }
+    }
+}
+
+super::entry_points!("avx2,bmi1,bmi2,popcnt", __m256i, {
+    utf8_to_utf16(src: &[u8], dst: &mut [u16]) -> (usize, usize) = generic::utf8_to_utf16::utf8_to_utf16;
+    utf16_to_utf8(src: &[u16], dst: &mut [u8]) -> (usize, usize) = generic::utf16_to_utf8::utf16_to_utf8;
+    utf16_bytes_to_utf8(src: &[u8], be: bool, dst: &mut [u8]) -> (usize, usize) = generic::utf16_to_utf8::utf16_bytes_to_utf8;
 });

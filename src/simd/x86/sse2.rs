@@ -1,4 +1,15 @@
 //! `Level::Sse2` = sse2 (the x86_64 baseline): 16-byte vectors.
+//!
+//! Not done here, for want of a byte shuffle (`pshufb` is SSSE3): the UTF-8 <-> UTF-16
+//! transcoders of Lemire & Muła (`generic::utf8_to_utf16`, `generic::utf16_to_utf8`) pack
+//! and unpack characters of different lengths with shuffles looked up by their lengths, and
+//! the UTF-8 validation (Keiser-Lemire) looks its error classes up with shuffles too.
+//! Emulating a shuffle with SSE2 costs a dozen instructions per byte, more than the scalar
+//! kernels spend. What SSE2 does: `utf16_to_utf8` narrows ASCII runs a vector at a time
+//! (`generic::utf16_to_utf8::utf16_to_utf8_ascii_runs`); `utf8_to_utf16` stays scalar (its
+//! ASCII runs are already widened a word at a time); a block of 8 units all in
+//! U+0080..U+07FF could be done with shifts alone, but runs like that are short in real text
+//! (words are separated by ASCII spaces), so it is not.
 
 use core::arch::x86_64::*;
 
@@ -76,6 +87,7 @@ super::entry_points!("sse2", __m128i, {
     widen_ascii(src: &[u8], dst: &mut [u16]) -> usize = generic::ascii::widen;
     narrow_ascii(src: &[u16], dst: &mut [u8]) -> usize = generic::ascii::narrow;
     utf16_bytes_to_utf16(src: &[u8], be: bool, dst: &mut [u16]) -> (usize, usize) = generic::utf16::bytes_to_utf16;
+    utf16_to_utf8(src: &[u16], dst: &mut [u8]) -> (usize, usize) = generic::utf16_to_utf8::utf16_to_utf8_ascii_runs;
 });
 
 // Single-byte decode: no SSE2 kernel, on purpose; `single_byte_to_utf16/utf8` are the
@@ -93,6 +105,7 @@ pub(crate) const TABLE: Kernels = Kernels {
     widen_ascii,
     narrow_ascii,
     utf16_bytes_to_utf16,
+    utf16_to_utf8,
     ..scalar::TABLE
 };
 

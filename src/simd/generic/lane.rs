@@ -1,0 +1,134 @@
+//! The 16-byte lane the UTF-8 <-> UTF-16 transcoders (`utf8_to_utf16.rs`, `utf16_to_utf8.rs`)
+//! shuffle in: one `pshufb` / `tbl` lane, so that one table row of 16 byte indices moves the
+//! bytes of one lane wherever they go.
+//!
+//! ```text
+//! a transcoding vector V (validation, ASCII runs: V::LANES bytes at a time)
+//!     names its Lane (16 bytes: byte shuffles by table rows, u16/u32 lane arithmetic)
+//! AVX2: V = __m256i, Lane = __m128i (VEX-encoded SSSE3/SSE4.1 under the AVX2 entry points)
+//! NEON: V = Lane = uint8x16_t
+//! ```
+//! Why a 16-byte lane and not the whole vector: the compress step of both algorithms
+//! (Lemire & Muła 2022) looks its shuffle up by a bit mask of one lane's characters, and
+//! `vpshufb` does not cross 128-bit lanes; the ASCII runs, which dominate most text, still use
+//! the whole vector.
+
+use super::utf8::Utf8Vector;
+
+/// A vector that the transcoders validate and copy ASCII with, and its 16-byte [`Lane`].
+pub(crate) trait TranscodeVector: Utf8Vector {
+    /// The 16-byte vector of the same instruction set.
+    type Lane: Lane;
+}
+
+/// The 16-byte operations of the transcoders. Same contract as
+/// [`Vector`](super::super::vector::Vector): the instruction set of the implementing type is
+/// enabled in the caller, and pointers are valid for what the method reads or writes.
+pub(crate) trait Lane: Copy {
+    /// Loads 16 bytes (unaligned).
+    ///
+    /// # Safety
+    /// - The ISA is enabled in the caller.
+    /// - `src` is valid for reading 16 bytes.
+    unsafe fn load(src: *const u8) -> Self;
+    /// Stores 16 bytes (unaligned).
+    ///
+    /// # Safety
+    /// - The ISA is enabled in the caller.
+    /// - `dst` is valid for writing 16 bytes.
+    unsafe fn store(self, dst: *mut u8);
+    /// Stores the low 8 bytes (unaligned).
+    ///
+    /// # Safety
+    /// - The ISA is enabled in the caller.
+    /// - `dst` is valid for writing 8 bytes.
+    unsafe fn store8(self, dst: *mut u8);
+    /// Stores the low 12 bytes (unaligned): a store of 8 and one of 4.
+    ///
+    /// # Safety
+    /// - The ISA is enabled in the caller.
+    /// - `dst` is valid for writing 12 bytes.
+    unsafe fn store12(self, dst: *mut u8);
+    /// Stores the 16 bytes zero-extended to 16 u16.
+    ///
+    /// # Safety
+    /// - The ISA is enabled in the caller.
+    /// - `dst` is valid for writing 16 u16 (unaligned is fine).
+    unsafe fn widen_store(self, dst: *mut u16);
+    /// Every u16 lane `u`.
+    ///
+    /// # Safety
+    /// The ISA is enabled in the caller.
+    unsafe fn splat16(u: u16) -> Self;
+    /// Every u32 lane `u`.
+    ///
+    /// # Safety
+    /// The ISA is enabled in the caller.
+    unsafe fn splat32(u: u32) -> Self;
+    /// Bitwise and.
+    ///
+    /// # Safety
+    /// The ISA is enabled in the caller.
+    unsafe fn and(self, other: Self) -> Self;
+    /// Bitwise or.
+    ///
+    /// # Safety
+    /// The ISA is enabled in the caller.
+    unsafe fn or(self, other: Self) -> Self;
+    /// Bitwise xor.
+    ///
+    /// # Safety
+    /// The ISA is enabled in the caller.
+    unsafe fn xor(self, other: Self) -> Self;
+    /// Each u16 lane shifted left by `N` (1..=15).
+    ///
+    /// # Safety
+    /// The ISA is enabled in the caller.
+    unsafe fn shl16<const N: i32>(self) -> Self;
+    /// Each u16 lane shifted right by `N` (1..=15), zeros shifted in.
+    ///
+    /// # Safety
+    /// The ISA is enabled in the caller.
+    unsafe fn shr16<const N: i32>(self) -> Self;
+    /// Each u32 lane shifted right by `N` (1..=31), zeros shifted in.
+    ///
+    /// # Safety
+    /// The ISA is enabled in the caller.
+    unsafe fn shr32<const N: i32>(self) -> Self;
+    /// Byte `i` of the result is byte `row[i]` of `self`, or 0 where `row[i]` is 0xFF.
+    ///
+    /// # Safety
+    /// The ISA is enabled in the caller.
+    unsafe fn shuffle(self, row: &[u8; 16]) -> Self;
+    /// The two bytes of every u16 lane swapped (big-endian units to little-endian).
+    ///
+    /// # Safety
+    /// The ISA is enabled in the caller.
+    unsafe fn swap_bytes16(self) -> Self;
+    /// 0xFFFF in the u16 lanes below `bound` (unsigned; `bound >= 1`), 0 elsewhere.
+    ///
+    /// # Safety
+    /// The ISA is enabled in the caller.
+    unsafe fn below16(self, bound: u16) -> Self;
+    /// Per bit: `a` where `mask` is set, else `b`.
+    ///
+    /// # Safety
+    /// The ISA is enabled in the caller.
+    unsafe fn select(mask: Self, a: Self, b: Self) -> Self;
+    /// For a mask of u16 lanes (each 0 or 0xFFFF): bit `k` (of 8) set if lane `k` is.
+    ///
+    /// # Safety
+    /// The ISA is enabled in the caller.
+    unsafe fn lane_bits16(self) -> u32;
+    /// Whether any bit is set.
+    ///
+    /// # Safety
+    /// The ISA is enabled in the caller.
+    unsafe fn any(self) -> bool;
+    /// The u16 lanes of `self` and `other` interleaved, `[s0, o0, s1, o1, ...]`: lanes 0..4
+    /// of both in the first result, lanes 4..8 in the second.
+    ///
+    /// # Safety
+    /// The ISA is enabled in the caller.
+    unsafe fn zip16(self, other: Self) -> (Self, Self);
+}

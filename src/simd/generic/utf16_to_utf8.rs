@@ -1,0 +1,382 @@
+//! UTF-16 to UTF-8 after Lemire & Muła, "Transcoding billions of Unicode characters per
+//! second with SIMD instructions" (2022): per 8 code units, the UTF-8 bytes of every unit
+//! are computed in fixed lanes, then packed by a shuffle looked up by the units' lengths.
+//!
+//! ```text
+//! from units (utf16_to_utf8) or from UTF-16LE/BE bytes (utf16_bytes_to_utf8, swapped if BE):
+//! while 8 units of input and 32 bytes of output are left:
+//!     (units only, after an ASCII step) while a vector of units is ASCII and fits: narrow it
+//!     8 units u; one = u < 0x80, two = u < 0x800 (a bit per unit)
+//!     all one: the low bytes, 8 bytes
+//!     all two: u16 lane k = (0xC0 | u >> 6, 0x80 | u & 0x3F), or (u) where one;
+//!         pack by a row looked up by `one` (8 bits): 8..16 bytes
+//!     a surrogate among them: units: the scalar kernel converts 8 units (16, 32, then 64
+//!         while surrogates go on; a pair cut by their end waits for the next step);
+//!         bytes: stop (that kernel stops at every surrogate)
+//!     else u32 lane k = (lead, second, third, 0) of the 1-3 bytes of unit k;
+//!         pack each half (4 units) by a row looked up by `one` and `two`: 4..12 bytes each
+//!     store the step (below)
+//! the scalar kernel finishes
+//! ```
+//! The vector loop converts whole units, greedily from a character boundary, and only while
+//! the worst case (3 bytes a unit, and a whole lane stored) fits, so it converts exactly what
+//! the scalar kernel would; stopping before a surrogate or a full output leaves the rest to
+//! the scalar kernel, which then returns what it would have returned alone.
+//!
+//! Nothing after `written` changes, without a load before every store: a step is stored
+//! with whole lanes only when the next step is sure to be converted (its 8 units are there,
+//! hold no surrogate, and their worst case fits), and that step writes at least 8 real bytes
+//! over the at most 8 bytes of garbage the lanes leave; else (the last step) exactly,
+//! through a buffer. Blending every step with what `dst` holds instead (a load, a blend, a
+//! store) makes each load wait for the store just before it (store forwarding fails on the
+//! overlap): 2.7 GB/s instead of 8.3 on Russian with AVX2 (`simdenc bench`, this machine);
+//! storing each step only once the next one was converted cost half the speed too.
+
+use super::super::scalar;
+use super::lane::{Lane, TranscodeVector};
+
+const NONE: u8 = 0xFF;
+
+/// The low byte of each u16 lane (8 ASCII units to 8 bytes).
+const LOW_BYTES: [u8; 16] = [
+    0, 2, 4, 6, 8, 10, 12, 14, NONE, NONE, NONE, NONE, NONE, NONE, NONE, NONE,
+];
+
+/// By the 8 bits of `one` (unit k is ASCII): the bytes of the u16 lanes to keep (1 of an ASCII
+/// unit's lane, both of the others'), in order. The length is `16 - popcount(one)`.
+const fn rows12() -> [[u8; 16]; 256] {
+    let mut rows = [[NONE; 16]; 256];
+    let mut one = 0;
+    while one < 256 {
+        let (mut o, mut k) = (0, 0);
+        while k < 8 {
+            rows[one][o] = (2 * k) as u8;
+            o += 1;
+            if (one >> k) & 1 == 0 {
+                rows[one][o] = (2 * k + 1) as u8;
+                o += 1;
+            }
+            k += 1;
+        }
+        one += 1;
+    }
+    rows
+}
+
+/// By `n1 | n2 << 4` (4 units: bit k of `n1` set if unit k is not ASCII, of `n2` if it is
+/// 0x800 or more): the bytes of the u32 lanes to keep, 1 + n1_k + n2_k of lane k.
+const fn rows123() -> ([[u8; 16]; 256], [u8; 256]) {
+    let mut rows = [[NONE; 16]; 256];
+    let mut lens = [0u8; 256];
+    let mut i = 0;
+    while i < 256 {
+        let (mut o, mut k) = (0, 0);
+        while k < 4 {
+            let len = 1 + ((i >> k) & 1) + ((i >> (k + 4)) & 1);
+            let mut j = 0;
+            while j < len {
+                rows[i][o] = (4 * k + j) as u8;
+                o += 1;
+                j += 1;
+            }
+            k += 1;
+        }
+        lens[i] = o as u8;
+        i += 1;
+    }
+    (rows, lens)
+}
+
+static ROWS12: [[u8; 16]; 256] = rows12();
+static ROWS123: ([[u8; 16]; 256], [u8; 256]) = rows123();
+
+/// Bytes of output a step needs room for: 8 units of 3 bytes, the second half stored as a
+/// whole lane after up to 12 bytes.
+const ROOM: usize = 32;
+
+/// The UTF-8 of 8 units, in registers: `lo[..len0]`, then `hi[..len1]`.
+#[derive(Clone, Copy)]
+struct Step<L> {
+    lo: L,
+    hi: L,
+    len0: usize,
+    len1: usize,
+}
+
+impl<L: Lane> Step<L> {
+    fn len(&self) -> usize {
+        self.len0 + self.len1
+    }
+}
+
+/// Stores a step at `dst[at..]`: 8 ASCII bytes as such; else exactly its bytes, unless `whole`, then with whole-lane
+/// stores that leave at most 8 bytes of garbage after it (`hi` is stored as 8 bytes when it
+/// holds fewer), for the next step, which writes 8 bytes or more from there, to overwrite.
+/// The exact store goes through a buffer on the stack: a blend with what `dst` holds would
+/// load the bytes the previous step just stored, and wait for them.
+///
+/// # Safety
+/// - The ISA of `L` is enabled in the caller.
+/// - `at + 32 <= dst.len()`.
+#[inline(always)]
+unsafe fn put<L: Lane>(step: &Step<L>, dst: &mut [u8], at: usize, whole: bool) {
+    let Step { lo, hi, len0, len1 } = *step;
+    if len0 == 8 && len1 == 0 {
+        // SAFETY: 8 bytes from `at`, `at + 32 <= dst.len()`; ISA enabled per contract.
+        unsafe { lo.store8(dst.as_mut_ptr().add(at)) };
+    } else if whole {
+        // SAFETY: the stores end by `at + len0 + 16 <= at + 28 <= dst.len()`; ISA enabled
+        // per contract.
+        unsafe {
+            let d = dst.as_mut_ptr().add(at);
+            lo.store(d);
+            if len1 >= 8 {
+                hi.store(d.add(len0));
+            } else if len1 > 0 {
+                hi.store8(d.add(len0));
+            }
+        }
+    } else {
+        let mut buf = [0u8; 32];
+        // SAFETY: the stores end by `len0 + 16 <= 28` bytes of `buf`; ISA enabled.
+        unsafe {
+            lo.store(buf.as_mut_ptr());
+            if len1 > 0 {
+                hi.store(buf.as_mut_ptr().add(len0));
+            }
+        }
+        copy_exact(&buf[..len0 + len1], &mut dst[at..]);
+    }
+}
+
+/// The 8 units from unit `i` of UTF-16 bytes `src` (big-endian if `be`), little-endian.
+///
+/// # Safety
+/// - The ISA of `L` is enabled in the caller.
+/// - `2 * (i + 8) <= src.len()`.
+#[inline(always)]
+unsafe fn load_units<L: Lane>(src: &[u8], i: usize, be: bool) -> L {
+    // SAFETY: 16 readable bytes from `2 * i`, per contract; ISA enabled per contract.
+    unsafe {
+        let u = L::load(src.as_ptr().add(2 * i));
+        if be { u.swap_bytes16() } else { u }
+    }
+}
+
+/// Whether one of the 8 units in `u` is a surrogate.
+///
+/// # Safety
+/// The ISA of `L` is enabled in the caller.
+#[inline(always)]
+unsafe fn has_surrogate<L: Lane>(u: L) -> bool {
+    // SAFETY: register operations; ISA enabled per contract.
+    unsafe { u.and(L::splat16(0xF800)).xor(L::splat16(0xD800)).below16(1).any() }
+}
+
+/// Copies `src` to the start of `dst` (once per kernel call: out of line).
+#[cold]
+#[inline(never)]
+fn copy_exact(src: &[u8], dst: &mut [u8]) {
+    dst[..src.len()].copy_from_slice(src);
+}
+
+/// The UTF-8 of the 8 units in `u`, unless one is a surrogate.
+///
+/// # Safety
+/// The ISA of `L` is enabled in the caller.
+#[inline(always)]
+unsafe fn convert8<L: Lane>(u: L) -> Option<Step<L>> {
+    // SAFETY: register operations; ISA enabled per contract.
+    unsafe {
+        let below80 = u.below16(0x80);
+        let one = below80.lane_bits16();
+        if one == 0xFF {
+            let lo = u.shuffle(&LOW_BYTES);
+            return Some(Step {
+                lo,
+                hi: lo,
+                len0: 8,
+                len1: 0,
+            });
+        }
+        let below800 = u.below16(0x800);
+        let two = below800.lane_bits16();
+        // The trailing byte of a 2- or 3-byte character: 0x80 | u & 0x3F.
+        let last = u.and(L::splat16(0x3F)).or(L::splat16(0x80));
+        // (0xC0 | u >> 6, last) for u < 0x800.
+        let pair = u.shr16::<6>().or(L::splat16(0xC0)).or(last.shl16::<8>());
+        if two == 0xFF {
+            let v = L::select(below80, u, pair);
+            let lo = v.shuffle(&ROWS12[one as usize]);
+            return Some(Step {
+                lo,
+                hi: lo,
+                len0: 16 - one.count_ones() as usize,
+                len1: 0,
+            });
+        }
+        if has_surrogate(u) {
+            return None;
+        }
+        // (0xE0 | u >> 12, 0x80 | (u >> 6) & 0x3F) for u >= 0x800; `last` is the third byte.
+        let lead3 = u.shr16::<12>().or(L::splat16(0xE0));
+        let second3 = u.shr16::<6>().and(L::splat16(0x3F)).or(L::splat16(0x80));
+        let triple = lead3.or(second3.shl16::<8>());
+        let v = L::select(below80, u, L::select(below800, pair, triple));
+        let (lo, hi) = v.zip16(last);
+        let (n1, n2) = (!one & 0xFF, !two & 0xFF);
+        let i0 = ((n1 & 0xF) | ((n2 & 0xF) << 4)) as usize;
+        let i1 = ((n1 >> 4) | (n2 & 0xF0)) as usize;
+        let (rows, lens) = &ROWS123;
+        Some(Step {
+            lo: lo.shuffle(&rows[i0]),
+            hi: hi.shuffle(&rows[i1]),
+            len0: usize::from(lens[i0]),
+            len1: usize::from(lens[i1]),
+        })
+    }
+}
+
+/// # Safety
+/// The ISA of `V` is enabled in the caller.
+#[inline(always)]
+pub(crate) unsafe fn utf16_to_utf8<V: TranscodeVector>(src: &[u16], dst: &mut [u8]) -> (usize, usize) {
+    let (mut read, mut written) = (0, 0);
+    let mut ascii = true;
+    // Consecutive steps with surrogates: the scalar kernel takes 8, 16, 32, then 64 units.
+    let mut streak = 0;
+    loop {
+        if ascii {
+            while read + V::LANES <= src.len() && written + V::LANES <= dst.len() {
+                // SAFETY: `read + LANES <= src.len()` units and `written + LANES <=
+                // dst.len()` bytes; ISA enabled per contract.
+                unsafe {
+                    let Some(v) = V::load_narrow_ascii(src.as_ptr().add(read)) else {
+                        break;
+                    };
+                    v.store(dst.as_mut_ptr().add(written));
+                }
+                read += V::LANES;
+                written += V::LANES;
+            }
+        }
+        let room = read + 8 <= src.len() && written + ROOM <= dst.len();
+        let step = if room {
+            // SAFETY: `room`: `read + 8 <= src.len()`, 8 units (16 bytes) readable; ISA
+            // enabled per contract.
+            unsafe { convert8(V::Lane::load(src.as_ptr().add(read).cast())) }
+        } else {
+            None
+        };
+        match step {
+            Some(step) => {
+                let end = written + step.len();
+                // Whole lanes if the next iteration surely converts a step from `end` (it
+                // takes the same conditions); the ASCII loop above runs only after an exact
+                // 8-byte ASCII step.
+                // SAFETY: `read + 16 <= src.len()`: units `read + 8..read + 16` readable.
+                let whole = read + 16 <= src.len()
+                    && end + ROOM <= dst.len()
+                    && !unsafe { has_surrogate(V::Lane::load(src.as_ptr().add(read + 8).cast())) };
+                // SAFETY: `room`: `written + 32 <= dst.len()`; ISA enabled per contract.
+                unsafe { put(&step, dst, written, whole) };
+                ascii = step.len() == 8;
+                streak = 0;
+                read += 8;
+                written = end;
+            }
+            None if room => {
+                // A surrogate: the scalar kernel converts these units (a leading surrogate at
+                // their end, paired after it, is left for the next step).
+                let end = src.len().min(read + (8 << streak));
+                let (r, w) = scalar::utf16_to_utf8(&src[read..end], &mut dst[written..]);
+                if r == 0 {
+                    break;
+                }
+                read += r;
+                written += w;
+                ascii = false;
+                streak = (streak + 1).min(3);
+            }
+            None => break,
+        }
+    }
+    let (r, w) = scalar::utf16_to_utf8(&src[read..], &mut dst[written..]);
+    (read + r, written + w)
+}
+
+/// # Safety
+/// The ISA of `V` is enabled in the caller.
+#[inline(always)]
+pub(crate) unsafe fn utf16_bytes_to_utf8<V: TranscodeVector>(
+    src: &[u8],
+    be: bool,
+    dst: &mut [u8],
+) -> (usize, usize) {
+    let units = src.len() / 2;
+    let (mut read, mut written) = (0, 0);
+    while read + 8 <= units && written + ROOM <= dst.len() {
+        // SAFETY: `read + 8 <= units`; ISA enabled per contract.
+        let Some(step) = (unsafe { convert8(load_units::<V::Lane>(src, read, be)) }) else {
+            break; // a surrogate: the scalar kernel stops there
+        };
+        let end = written + step.len();
+        // Whole lanes if the next iteration surely converts a step from `end`.
+        // SAFETY: `read + 16 <= units`; ISA enabled per contract.
+        let whole = read + 16 <= units
+            && end + ROOM <= dst.len()
+            && !unsafe { has_surrogate(load_units::<V::Lane>(src, read + 8, be)) };
+        // SAFETY: `written + 32 <= dst.len()`; ISA enabled per contract.
+        unsafe { put(&step, dst, written, whole) };
+        read += 8;
+        written = end;
+    }
+    let (r, w) = scalar::utf16_bytes_to_utf8(&src[2 * read..], be, &mut dst[written..]);
+    (2 * read + r, written + w)
+}
+
+/// `utf16_to_utf8` for vectors without a byte shuffle (SSE2): ASCII runs narrowed a vector at
+/// a time (`ascii::narrow`), everything else by the scalar kernel, in chunks of 32 to 256 units.
+/// Both convert greedily from a character boundary, so the result is the scalar kernel's.
+///
+/// # Safety
+/// The ISA of `V` is enabled in the caller.
+#[cfg(target_arch = "x86_64")] // only the SSE2 table uses it
+#[inline(always)]
+pub(crate) unsafe fn utf16_to_utf8_ascii_runs<V: super::super::vector::Vector>(
+    src: &[u16],
+    dst: &mut [u8],
+) -> (usize, usize) {
+    let (mut read, mut written) = (0, 0);
+    // Scalar chunks grow while the text is not ASCII: 32 units, then up to 256.
+    let mut chunk = 32;
+    while let Some(&u) = src.get(read) {
+        // An ASCII run, probably long (the unit 8 places on is ASCII too): narrowed; else
+        // (single spaces between non-ASCII words) the scalar kernel takes it.
+        let (r, w) = if u < 0x80 && src.get(read + 8).is_some_and(|&v| v < 0x80) {
+            // SAFETY: ISA enabled per contract.
+            let n = unsafe { super::ascii::narrow::<V>(&src[read..], &mut dst[written..]) };
+            chunk = 32;
+            (n, n)
+        } else {
+            let end = src.len().min(read + chunk);
+            chunk = (2 * chunk).min(256);
+            scalar_chunk(&src[read..end], &mut dst[written..])
+        };
+        if r == 0 {
+            break;
+        }
+        read += r;
+        written += w;
+    }
+    let (r, w) = scalar::utf16_to_utf8(&src[read..], &mut dst[written..]);
+    (read + r, written + w)
+}
+
+/// The scalar kernel, not inlined: inlined into the SSE2 loop above it compiled 25% slower
+/// on Russian (`simdenc bench --filter utf16-to-utf8 --level scalar,sse2`).
+#[cfg(target_arch = "x86_64")]
+#[inline(never)]
+fn scalar_chunk(src: &[u16], dst: &mut [u8]) -> (usize, usize) {
+    scalar::utf16_to_utf8(src, dst)
+}
