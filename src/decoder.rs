@@ -394,6 +394,14 @@ impl Decoder {
     /// BOM handling, then the state machine.
     fn run<D: Dest>(&mut self, src: &[u8], dst: &mut D, last: bool, replace: bool) -> (DecoderResult, usize) {
         let mut read = 0;
+        if let Start::Looking { len: 0, .. } = self.start
+            && let Some(&first) = src.first()
+            && !matches!(first, 0xEF | 0xFE | 0xFF)
+        {
+            // No BOM starts with this byte: decided at once, with nothing to hold and replay
+            // (the common case, and most of the cost of a small input otherwise).
+            self.start = Start::Converting;
+        }
         if let Start::Looking {
             mode,
             mut seen,
