@@ -440,7 +440,7 @@ impl Source for Utf8Source<'_> {
                 // bulk, then map unit by unit, counting the UTF-8 bytes each one came from.
                 let mut stage = [0u16; ENCODE_STAGE];
                 let end = bytes.len().min(p + 3 * stage_len);
-                let (_, units) = self
+                let (staged_bytes, units) = self
                     .kernels
                     .utf8_to_utf16(&bytes[p..end], &mut stage[..stage_len]);
                 let before = p;
@@ -453,10 +453,15 @@ impl Source for Utf8Source<'_> {
                         self.kernels
                             .units_to_bytes(rest, tables, buf.get_mut(w..).unwrap_or_default());
                     w += n;
-                    p += rest[..k]
-                        .iter()
-                        .map(|&u| 1 + usize::from(u >= 0x80) + usize::from(u >= 0x800))
-                        .sum::<usize>();
+                    p += if k == rest.len() {
+                        // All of them: exactly the bytes the transcoder read.
+                        staged_bytes
+                    } else {
+                        rest[..k]
+                            .iter()
+                            .map(|&u| 1 + usize::from(u >= 0x80) + usize::from(u >= 0x800))
+                            .sum::<usize>()
+                    };
                     rest = &rest[k..];
                 }
                 let mut whole = true;
