@@ -52,12 +52,20 @@ pub(crate) unsafe fn copy<V: Vector>(src: &[u8], dst: &mut [u8]) -> usize {
     let mut i = 0;
     while i + V::LANES <= len {
         // SAFETY: `i + LANES <= len <= src.len(), dst.len()`; ISA enabled per contract.
-        unsafe {
+        let mask = unsafe {
             let v = V::load(src.as_ptr().add(i));
-            if v.high_mask() != 0 {
-                break;
+            let mask = v.high_mask();
+            if mask == 0 {
+                v.store(dst.as_mut_ptr().add(i));
             }
-            v.store(dst.as_mut_ptr().add(i));
+            mask
+        };
+        if mask != 0 {
+            // The bytes before the first non-ASCII one are known ASCII: copy exactly those
+            // (short runs between non-ASCII letters, as in German or French text, end here).
+            let n = mask.trailing_zeros() as usize;
+            dst[i..i + n].copy_from_slice(&src[i..i + n]);
+            return i + n;
         }
         i += V::LANES;
     }
