@@ -123,7 +123,10 @@ pub(crate) fn decode_run<D: Dest>(
 ) -> (usize, bool) {
     let mut read = 0;
     loop {
-        read += dst.copy_ascii(src.get(read..).unwrap_or_default());
+        if src.get(read).is_some_and(|&b| b < 0x80) {
+            // An ASCII run: the kernel (a call saved where CJK text goes on non-ASCII).
+            read += dst.copy_ascii(src.get(read..).unwrap_or_default());
+        }
         let n = dst.legacy_run(src.get(read..).unwrap_or_default(), pairs, &single, &pair);
         read += n;
         if n > 0 {
