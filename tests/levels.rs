@@ -155,6 +155,34 @@ fn long_cjk_text(rng: &mut Rng, rounds: usize) -> usize {
             checked += 1;
         }
     }
+    // The single-byte encoders on long text of their own characters.
+    for &enc in Encoding::all() {
+        if !enc.is_single_byte() {
+            continue;
+        }
+        let own: String = (0x80..=0xFFu8)
+            .filter_map(|b| {
+                spec::run_decoder(enc, &[b], spec::ErrorMode::Fatal)
+                    .output
+                    .chars()
+                    .next()
+            })
+            .collect();
+        let mut text: String = own
+            .chars()
+            .cycle()
+            .take(600)
+            .collect::<String>()
+            .replace('\u{FFFD}', "");
+        for _ in 0..rng.below(3) {
+            let at = text.char_indices().nth(rng.below(500)).map_or(0, |(i, _)| i);
+            text.insert(at, ['€', '日', '😀', 'é', '\u{0}'][rng.below(5)]);
+        }
+        let n = text.chars().count();
+        check_encode(enc, &text, &random_splits(rng, n), 16 + rng.below(300));
+        check_encode(enc, &text, &[], text.len() * 4 + 16);
+        checked += 1;
+    }
     checked
 }
 /// The UTF-8 <-> UTF-16 kernels of `level` against the scalar kernels, exactly (`(read,

@@ -292,6 +292,7 @@ static ENC_BYTES: [u16; BIG5_ENC_BLOCKS.len()] =
 pub(crate) static ENC_TABLES: EncodeTables = EncodeTables {
     pages: &BIG5_ENC_PAGES,
     blocks: &ENC_BYTES,
+    blocks8: &[],
     declined: [(0xFFFF, 0); 5],
 };
 

@@ -420,12 +420,26 @@ impl Source for Utf8Source<'_> {
         // one stops early (so a character the run declines wastes at most a short stage).
         let mut stage_len = 32;
         while let Some(&b0) = bytes.get(p) {
-            // Stage for the CJK encoders, whose vector kernel maps the staged units (ASCII
-            // too). The single-byte encoders go character by character with the ASCII kernel
-            // between: staging them measured no faster on Cyrillic (851 against 838 MB/s) and
-            // slower on German (4.9 against 7.6 GB/s) (`simdenc bench --filter sb-encode`,
-            // AVX-512, 2026-11-23).
-            let stage_here = stage_utf16 && b0 >= 0x80 && tables.is_some();
+            // Stage where the vector kernel maps the staged units (ASCII too): always for the
+            // CJK encoders; for the single-byte ones only where two non-ASCII characters
+            // follow each other (Cyrillic, Greek, Hebrew, Arabic, Thai), as text with isolated
+            // non-ASCII letters (German, French) measured faster character by character with
+            // the ASCII kernel between (`simdenc bench --filter sb-encode`, AVX-512,
+            // 2026-11-23: German 7.6 GB/s unstaged against 1.4 to 2.1 staged).
+            let stage_here = stage_utf16
+                && b0 >= 0x80
+                && tables.is_some_and(|t| {
+                    t.blocks8.is_empty() || {
+                        let next = p + if b0 < 0xE0 {
+                            2
+                        } else if b0 < 0xF0 {
+                            3
+                        } else {
+                            4
+                        };
+                        bytes.get(next).is_some_and(|&b| b >= 0x80)
+                    }
+                });
             if stage_here {
                 // Where `utf8_to_utf16` is a vector kernel: convert up to `stage_len` units in
                 // bulk, then map unit by unit, counting the UTF-8 bytes each one came from.

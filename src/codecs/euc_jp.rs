@@ -254,6 +254,7 @@ static ENC_BYTES: [u16; JIS0208_ENC_BLOCKS.len()] =
 pub(crate) static ENC_TABLES: EncodeTables = EncodeTables {
     pages: &JIS0208_ENC_PAGES,
     blocks: &ENC_BYTES,
+    blocks8: &[],
     declined: [
         (0xA5, 0xA5),
         (0x203E, 0x203E),

@@ -214,6 +214,7 @@ static ENC_BYTES: [u16; EUC_KR_ENC_BLOCKS.len()] =
 pub(crate) static ENC_TABLES: EncodeTables = EncodeTables {
     pages: &EUC_KR_ENC_PAGES,
     blocks: &ENC_BYTES,
+    blocks8: &[],
     declined: [(0xFFFF, 0); 5],
 };
 

@@ -445,6 +445,7 @@ static ENC_BYTES: [u16; GB18030_ENC_BLOCKS.len()] =
 pub(crate) static ENC_TABLES: EncodeTables = EncodeTables {
     pages: &GB18030_ENC_PAGES,
     blocks: &ENC_BYTES,
+    blocks8: &[],
     declined: [
         (0x20AC, 0x20AC),
         (0xE5E5, 0xE864),

@@ -231,6 +231,7 @@ static ENC_BYTES: [u16; SHIFT_JIS_ENC_BLOCKS.len()] =
 pub(crate) static ENC_TABLES: EncodeTables = EncodeTables {
     pages: &SHIFT_JIS_ENC_PAGES,
     blocks: &ENC_BYTES,
+    blocks8: &[],
     declined: [
         (0x80, 0x80),
         (0xA5, 0xA5),

@@ -7,6 +7,7 @@
 
 use crate::codecs::cursor::{ByteDest, Dest, Source};
 use crate::results::{DecoderResult, EncoderResult};
+use crate::simd::EncodeTables;
 use crate::tables::{SingleByteTables, paged};
 
 pub(crate) struct SingleByteDecoder {
@@ -69,7 +70,13 @@ impl SingleByteEncoder {
     ) -> EncoderResult {
         loop {
             let (pages, blocks) = (self.tables.enc_pages, self.tables.enc_blocks);
-            src.encode_run(dst, None, |c| u16::from(paged(pages, blocks, c)));
+            let tables = EncodeTables {
+                pages,
+                blocks: &[],
+                blocks8: blocks,
+                declined: [(0xFFFF, 0); 5],
+            };
+            src.encode_run(dst, Some(&tables), |c| u16::from(paged(pages, blocks, c)));
             let Some((c, len)) = src.peek() else {
                 return EncoderResult::InputEmpty;
             };

@@ -52,12 +52,26 @@ pub(crate) type UnitsKernel = unsafe fn(&[u16], &EncodeTables, &mut [u8]) -> (us
 /// 0. The kernels encode plain code units only; the codec's state machine takes the rest.
 pub(crate) struct EncodeTables {
     pub(crate) pages: &'static [u8; 256],
+    /// The blocks of a CJK encoder (one or two bytes), or empty if `blocks8` is used.
     pub(crate) blocks: &'static [u16],
+    /// The blocks of a single-byte encoder, or empty if `blocks` is used.
+    pub(crate) blocks8: &'static [u8],
     /// Inclusive ranges; unused entries are `(0xFFFF, 0)` (empty).
     pub(crate) declined: [(u16, u16); 5],
 }
 
 impl EncodeTables {
+    /// Block indexes at or above this are not plain: a vector gather reads 4 bytes at the
+    /// entry, which must stay inside the blocks.
+    #[inline(always)]
+    pub(crate) fn limit(&self) -> usize {
+        if self.blocks8.is_empty() {
+            self.blocks.len().saturating_sub(1)
+        } else {
+            self.blocks8.len().saturating_sub(3)
+        }
+    }
+
     /// The bytes of the non-ASCII code unit `u` if it is plain, else 0.
     #[inline(always)]
     pub(crate) fn bytes(&self, u: u16) -> u16 {
@@ -65,10 +79,14 @@ impl EncodeTables {
             return 0;
         }
         let index = usize::from(self.pages[usize::from(u >> 8)]) * 256 + usize::from(u & 0xFF);
-        if index + 1 >= self.blocks.len() {
+        if index >= self.limit() {
             return 0;
         }
-        self.blocks[index]
+        if self.blocks8.is_empty() {
+            self.blocks[index]
+        } else {
+            u16::from(self.blocks8[index])
+        }
     }
 }
 

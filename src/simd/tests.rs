@@ -3,7 +3,7 @@
 //! alignment, with special bytes at every position, output buffers of every size, and
 //! random inputs.
 
-use super::{Kernels, available, scalar};
+use super::{EncodeTables, Kernels, available, scalar};
 use quickcheck::{QuickCheck, TestResult};
 
 /// Longest input of the exhaustive sweeps; alignments tried for short inputs.
@@ -508,6 +508,61 @@ fn units_kernels() {
                 encoding.name()
             );
             assert_eq!(read, units.len(), "{}: the kernel stopped early", encoding.name());
+        }
+    }
+}
+
+/// The encode kernel with single-byte tables: each encoding's own characters (its upper half)
+/// between ASCII, long, with units it cannot encode inserted; every level against scalar.
+#[test]
+fn units_kernels_single_byte() {
+    for &encoding in crate::Encoding::all() {
+        let crate::encoding::Kind::SingleByte(t) = encoding.kind() else {
+            continue;
+        };
+        let tables = EncodeTables {
+            pages: t.enc_pages,
+            blocks: &[],
+            blocks8: t.enc_blocks,
+            declined: [(0xFFFF, 0); 5],
+        };
+        let mapped: Vec<u16> = t.decode.iter().copied().filter(|&u| u != 0).collect();
+        let mut units = Vec::new();
+        for (i, &u) in mapped.iter().cycle().take(700).enumerate() {
+            units.push(u);
+            if i % 5 == 0 {
+                units.push(u16::from(b'a' + (i % 26) as u8));
+            }
+        }
+        for k in available() {
+            let mut out = vec![0u8; units.len()];
+            let (read, written) = k.units_to_bytes(&units, &tables, &mut out);
+            assert_eq!((read, written), (units.len(), units.len()), "{}", encoding.name());
+            let text = String::from_utf16(&units).unwrap();
+            assert_eq!(
+                out,
+                &*encoding.encode(&text).0,
+                "{} at {:?}",
+                encoding.name(),
+                k.level()
+            );
+            for special in [0xD800u16, 0xFFFF, 0x4E00, 0x0000] {
+                for at in (0..units.len()).step_by(if quick() { 97 } else { 13 }) {
+                    let mut v = units.clone();
+                    v.insert(at, special);
+                    for cap in [v.len(), at, at + 40, 63, 64] {
+                        let mut a = vec![0xA5u8; cap];
+                        let mut b = vec![0xA5u8; cap];
+                        assert_eq!(
+                            (k.units_to_bytes(&v, &tables, &mut a), &a),
+                            (scalar_table().units_to_bytes(&v, &tables, &mut b), &b),
+                            "{} at {:?}: {special:04X} at {at}, cap {cap}",
+                            encoding.name(),
+                            k.level()
+                        );
+                    }
+                }
+            }
         }
     }
 }

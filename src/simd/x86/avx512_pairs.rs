@@ -297,12 +297,15 @@ pub(crate) fn units_to_bytes(src: &[u16], tables: &EncodeTables, dst: &mut [u8])
         return scalar::units_to_bytes(src, tables, dst);
     }
     let (mut read, mut written) = (0, 0);
-    let limit = (tables.blocks.len().saturating_sub(1)).min(i32::MAX as usize) as i32;
+    let limit = tables.limit().min(i32::MAX as usize) as i32;
+    let single = !tables.blocks8.is_empty();
     // SAFETY: AVX-512 is enabled on this function. The page loads read 64 bytes each inside
     // the 256 of `pages`. Each block's loads read 32 u16 at `read` with `read + 32 <=
-    // src.len()`; its gathers read 4 bytes at `2 * index` only for lanes whose index is below
-    // `blocks.len() - 1`, inside `blocks`; its masked store writes `popcnt(keep)` bytes, at
-    // most 64, at `written` with `written + 64 <= dst.len()`.
+    // src.len()`; its gathers read 4 bytes at `2 * index` (`blocks`) or at `index`
+    // (`blocks8`) only for lanes whose index is below `tables.limit()`, which keeps the 4
+    // bytes inside the blocks; its masked store writes `popcnt(keep)` bytes, at most 64, at
+    // `written` with `written + 64 <= dst.len()`, and an all-ASCII block stores 32 bytes
+    // there.
     unsafe {
         let page = |i: usize| _mm512_loadu_si512(tables.pages.as_ptr().add(64 * i).cast());
         let pages = [page(0), page(1), page(2), page(3)];
@@ -316,6 +319,13 @@ pub(crate) fn units_to_bytes(src: &[u16], tables: &EncodeTables, dst: &mut [u8])
         'blocks: while read + 32 <= src.len() && written + 64 <= dst.len() {
             let u = _mm512_loadu_si512(src.as_ptr().add(read).cast());
             let ascii = _mm512_cmplt_epu16_mask(u, _mm512_set1_epi16(0x80));
+            if ascii == u32::MAX {
+                // All ASCII (most of Latin text): narrowed as they are.
+                _mm256_storeu_si256(dst.as_mut_ptr().add(written).cast(), _mm512_cvtepi16_epi8(u));
+                written += 32;
+                read += 32;
+                continue;
+            }
             let mut bad = _mm512_mask_cmpeq_epi16_mask(
                 !ascii,
                 _mm512_and_si512(u, _mm512_set1_epi16(0xF800u16 as i16)),
@@ -341,6 +351,10 @@ pub(crate) fn units_to_bytes(src: &[u16], tables: &EncodeTables, dst: &mut [u8])
             let mut halves = [_mm256_setzero_si256(); 2];
             for (h, half) in halves.iter_mut().enumerate() {
                 let m = (!ascii >> (16 * h)) as u16;
+                if m == 0 {
+                    // No unit to look up in this half (the blend below takes the ASCII).
+                    continue;
+                }
                 let lanes = if h == 0 {
                     _mm512_castsi512_si256(index)
                 } else {
@@ -350,18 +364,24 @@ pub(crate) fn units_to_bytes(src: &[u16], tables: &EncodeTables, dst: &mut [u8])
                 if _mm512_mask_cmpge_epu32_mask(m, index, limit) != 0 {
                     break 'blocks;
                 }
-                let g = _mm512_mask_i32gather_epi32::<2>(
-                    _mm512_setzero_si512(),
-                    m,
-                    index,
-                    tables.blocks.as_ptr().cast(),
-                );
-                if _mm512_mask_cmpeq_epi32_mask(
-                    m,
-                    _mm512_and_si512(g, _mm512_set1_epi32(0xFFFF)),
-                    _mm512_setzero_si512(),
-                ) != 0
-                {
+                let g = if single {
+                    let g = _mm512_mask_i32gather_epi32::<1>(
+                        _mm512_setzero_si512(),
+                        m,
+                        index,
+                        tables.blocks8.as_ptr().cast(),
+                    );
+                    _mm512_and_si512(g, _mm512_set1_epi32(0xFF))
+                } else {
+                    let g = _mm512_mask_i32gather_epi32::<2>(
+                        _mm512_setzero_si512(),
+                        m,
+                        index,
+                        tables.blocks.as_ptr().cast(),
+                    );
+                    _mm512_and_si512(g, _mm512_set1_epi32(0xFFFF))
+                };
+                if _mm512_mask_cmpeq_epi32_mask(m, g, _mm512_setzero_si512()) != 0 {
                     break 'blocks;
                 }
                 *half = _mm512_cvtepi32_epi16(g);
