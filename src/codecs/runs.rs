@@ -185,48 +185,23 @@ pub(crate) fn run_to_utf8(
     single: impl Fn(u8) -> u32,
     pair: impl Fn(u8, u8) -> u32,
 ) -> usize {
-    let mut read = 0;
-    let mut w = *pos;
-    let mut ascii = 0;
-    while read + 1 < src.len() && w + 3 <= buf.len() {
-        let byte = src[read];
-        if byte < 0x80 {
-            ascii += 1;
-            if ascii > ASCII_INLINE {
-                break;
-            }
-            buf[w] = byte;
-            w += 1;
-            read += 1;
-            continue;
-        }
-        ascii = 0;
-        let (c, len) = match single(byte) {
-            0 => match pair(byte, src[read + 1]) {
-                0 => break,
-                c => (c, 2),
-            },
-            c => (c, 1),
-        };
+    run_direct::<u8, 3>(src, buf, pos, single, pair, |out, c| {
         if c < 0x80 {
-            buf[w] = c as u8;
-            w += 1;
+            out[0] = c as u8;
+            1
         } else if c < 0x800 {
-            buf[w] = 0xC0 | (c >> 6) as u8;
-            buf[w + 1] = 0x80 | (c & 0x3F) as u8;
-            w += 2;
+            out[0] = 0xC0 | (c >> 6) as u8;
+            out[1] = 0x80 | (c & 0x3F) as u8;
+            2
         } else if c < 0x10000 {
-            buf[w] = 0xE0 | (c >> 12) as u8;
-            buf[w + 1] = 0x80 | ((c >> 6) & 0x3F) as u8;
-            buf[w + 2] = 0x80 | (c & 0x3F) as u8;
-            w += 3;
+            out[0] = 0xE0 | (c >> 12) as u8;
+            out[1] = 0x80 | ((c >> 6) & 0x3F) as u8;
+            out[2] = 0x80 | (c & 0x3F) as u8;
+            3
         } else {
-            break;
+            0
         }
-        read += len;
-    }
-    *pos = w;
-    read
+    })
 }
 
 /// [`run_to_utf8`] into UTF-16: the same characters, while two input bytes and two code
@@ -239,38 +214,56 @@ pub(crate) fn run_to_utf16(
     single: impl Fn(u8) -> u32,
     pair: impl Fn(u8, u8) -> u32,
 ) -> usize {
+    run_direct::<u16, 2>(src, buf, pos, single, pair, |out, c| {
+        if c < 0x10000 {
+            out[0] = c as u16;
+            1
+        } else {
+            let c = c - 0x10000;
+            out[0] = 0xD800 | (c >> 10) as u16;
+            out[1] = 0xDC00 | (c & 0x3FF) as u16;
+            2
+        }
+    })
+}
+
+/// The loop of [`run_to_utf8`] and [`run_to_utf16`]: `put` writes a scalar value into the
+/// `ROOM` code units it is given and returns how many it used (0: not here, stop).
+#[inline(always)]
+fn run_direct<T, const ROOM: usize>(
+    src: &[u8],
+    buf: &mut [T],
+    pos: &mut usize,
+    single: impl Fn(u8) -> u32,
+    pair: impl Fn(u8, u8) -> u32,
+    put: impl Fn(&mut [T], u32) -> usize,
+) -> usize {
     let mut read = 0;
     let mut w = *pos;
     let mut ascii = 0;
-    while read + 1 < src.len() && w + 2 <= buf.len() {
+    while read + 1 < src.len() && w + ROOM <= buf.len() {
         let byte = src[read];
-        if byte < 0x80 {
+        let (c, len) = if byte < 0x80 {
             ascii += 1;
             if ascii > ASCII_INLINE {
                 break;
             }
-            buf[w] = u16::from(byte);
-            w += 1;
-            read += 1;
-            continue;
-        }
-        ascii = 0;
-        let (c, len) = match single(byte) {
-            0 => match pair(byte, src[read + 1]) {
-                0 => break,
-                c => (c, 2),
-            },
-            c => (c, 1),
-        };
-        if c < 0x10000 {
-            buf[w] = c as u16;
-            w += 1;
+            (u32::from(byte), 1)
         } else {
-            let c = c - 0x10000;
-            buf[w] = 0xD800 | (c >> 10) as u16;
-            buf[w + 1] = 0xDC00 | (c & 0x3FF) as u16;
-            w += 2;
+            ascii = 0;
+            match single(byte) {
+                0 => match pair(byte, src[read + 1]) {
+                    0 => break,
+                    c => (c, 2),
+                },
+                c => (c, 1),
+            }
+        };
+        let n = put(&mut buf[w..w + ROOM], c);
+        if n == 0 {
+            break;
         }
+        w += n;
         read += len;
     }
     *pos = w;

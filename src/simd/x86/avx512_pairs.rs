@@ -192,99 +192,110 @@ unsafe fn group(b: &Block, g: usize) -> (__m512i, u16, u16) {
     }
 }
 
-#[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512vbmi,avx512vbmi2,bmi2,popcnt")]
-pub(crate) fn pairs_to_utf8(src: &[u8], tables: &PairTables, dst: &mut [u8]) -> (usize, usize) {
+/// A scalar pair kernel (the tail of the vector ones).
+type ScalarPairs<T> = fn(&[u8], &PairTables, &mut [T]) -> (usize, usize);
+
+/// The block loop of both pair kernels: while 64 input bytes and `ROOM` code units of room
+/// remain, decodes a block (or stops at one that is not plain) and hands each of its four
+/// groups to `put`, which writes them at the given position and returns the units written;
+/// the scalar kernel `tail` finishes.
+///
+/// # Safety
+/// - The AVX-512 level's features are enabled in the caller.
+/// - `put` writes at most `ROOM` units per block, in all four groups together, at the
+///   position it is given (which has `ROOM` units of room at the start of the block).
+#[inline(always)]
+unsafe fn pair_blocks<T, const ROOM: usize>(
+    src: &[u8],
+    tables: &PairTables,
+    dst: &mut [T],
+    tail: ScalarPairs<T>,
+    put: impl Fn(&Block, usize, *mut T) -> usize,
+) -> (usize, usize) {
     if src.len() < 64 {
         // No whole block: skip loading the tables into registers.
-        return scalar::pairs_to_utf8(src, tables, dst);
+        return tail(src, tables, dst);
     }
     let (mut read, mut written) = (0, 0);
-    // SAFETY: AVX-512 is enabled on this function.
+    // SAFETY: AVX-512 per the caller's contract.
     let t = unsafe { load(tables) };
-    // A block writes at most 96 bytes (32 pairs of 3).
-    while read + 64 <= src.len() && written + 96 <= dst.len() {
-        // SAFETY: `read + 64 <= src.len()`; AVX-512 enabled here; `t` is from `tables`.
+    while read + 64 <= src.len() && written + ROOM <= dst.len() {
+        // SAFETY: `read + 64 <= src.len()`; AVX-512 per the contract; `t` is from `tables`.
         let Some(b) = (unsafe { block(src.as_ptr().add(read), &t, tables) }) else {
             break;
         };
         for g in 0..4 {
-            // SAFETY: AVX-512 is enabled here. The masked store writes `popcnt(keep)` bytes at
-            // `written`: 1 per kept ASCII byte and 3 per lead, at most 96 for the whole block,
-            // which `written + 96 <= dst.len()` leaves room for.
-            unsafe {
-                let (lanes, leads, kept) = group(&b, g);
-                // UTF-8 of the leads' code points (U+0800..=U+FFFF: three bytes) in place.
-                let cp = lanes;
-                let three = _mm512_or_si512(
-                    _mm512_or_si512(
-                        _mm512_or_si512(_mm512_srli_epi32::<12>(cp), _mm512_set1_epi32(0xE0)),
-                        _mm512_slli_epi32::<8>(_mm512_or_si512(
-                            _mm512_and_si512(_mm512_srli_epi32::<6>(cp), _mm512_set1_epi32(0x3F)),
-                            _mm512_set1_epi32(0x80),
-                        )),
-                    ),
-                    _mm512_slli_epi32::<16>(_mm512_or_si512(
-                        _mm512_and_si512(cp, _mm512_set1_epi32(0x3F)),
-                        _mm512_set1_epi32(0x80),
-                    )),
-                );
-                let lanes = _mm512_mask_blend_epi32(leads, lanes, three);
-                let flags = _mm512_maskz_mov_epi32(
-                    kept,
-                    _mm512_mask_blend_epi32(leads, _mm512_set1_epi32(0x80), _mm512_set1_epi32(0x80_8080)),
-                );
-                let keep = _mm512_movepi8_mask(flags);
-                let out = _mm512_maskz_compress_epi8(keep, lanes);
-                let n = keep.count_ones() as usize;
-                _mm512_mask_storeu_epi8(
-                    dst.as_mut_ptr().add(written).cast(),
-                    _bzhi_u64(u64::MAX, n as u32),
-                    out,
-                );
-                written += n;
-            }
+            // `written + ROOM <= dst.len()` held at the start of the block, and `put` writes
+            // at most ROOM units in the whole block (caller's contract).
+            written += put(&b, g, dst[written..].as_mut_ptr());
         }
         read += b.read;
     }
-    let (r, w) = scalar::pairs_to_utf8(&src[read..], tables, &mut dst[written..]);
+    let (r, w) = tail(&src[read..], tables, &mut dst[written..]);
     (read + r, written + w)
 }
 
 #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512vbmi,avx512vbmi2,bmi2,popcnt")]
-pub(crate) fn pairs_to_utf16(src: &[u8], tables: &PairTables, dst: &mut [u16]) -> (usize, usize) {
-    if src.len() < 64 {
-        // No whole block: skip loading the tables into registers.
-        return scalar::pairs_to_utf16(src, tables, dst);
-    }
-    let (mut read, mut written) = (0, 0);
-    // SAFETY: AVX-512 is enabled on this function.
-    let t = unsafe { load(tables) };
-    // A block writes at most 64 units (one per byte).
-    while read + 64 <= src.len() && written + 64 <= dst.len() {
-        // SAFETY: `read + 64 <= src.len()`; AVX-512 enabled here; `t` is from `tables`.
-        let Some(b) = (unsafe { block(src.as_ptr().add(read), &t, tables) }) else {
-            break;
-        };
-        for g in 0..4 {
-            // SAFETY: AVX-512 is enabled here. The masked store writes `popcnt(kept)` units at
-            // `written`, at most 64 for the whole block, which `written + 64 <= dst.len()`
-            // leaves room for.
-            unsafe {
-                let (lanes, _, kept) = group(&b, g);
-                let units = _mm512_cvtepi32_epi16(_mm512_maskz_compress_epi32(kept, lanes));
-                let n = kept.count_ones() as usize;
-                _mm256_mask_storeu_epi16(
-                    dst.as_mut_ptr().add(written).cast(),
-                    ((1u32 << n) - 1) as u16,
-                    units,
-                );
-                written += n;
-            }
+pub(crate) fn pairs_to_utf8(src: &[u8], tables: &PairTables, dst: &mut [u8]) -> (usize, usize) {
+    let put = |b: &Block, g: usize, out: *mut u8| -> usize {
+        // SAFETY: AVX-512 is enabled in the enclosing function. The masked store writes
+        // `popcnt(keep)` bytes at `out`: 1 per kept ASCII byte and 3 per lead, within
+        // the block's 96 (`pair_blocks`).
+        unsafe {
+            let (cp, leads, kept) = group(b, g);
+            // UTF-8 of the leads' code points (U+0800..=U+FFFF: three bytes) in place.
+            let three = _mm512_or_si512(
+                _mm512_or_si512(
+                    _mm512_or_si512(_mm512_srli_epi32::<12>(cp), _mm512_set1_epi32(0xE0)),
+                    _mm512_slli_epi32::<8>(_mm512_or_si512(
+                        _mm512_and_si512(_mm512_srli_epi32::<6>(cp), _mm512_set1_epi32(0x3F)),
+                        _mm512_set1_epi32(0x80),
+                    )),
+                ),
+                _mm512_slli_epi32::<16>(_mm512_or_si512(
+                    _mm512_and_si512(cp, _mm512_set1_epi32(0x3F)),
+                    _mm512_set1_epi32(0x80),
+                )),
+            );
+            let lanes = _mm512_mask_blend_epi32(leads, cp, three);
+            let flags = _mm512_maskz_mov_epi32(
+                kept,
+                _mm512_mask_blend_epi32(leads, _mm512_set1_epi32(0x80), _mm512_set1_epi32(0x80_8080)),
+            );
+            let keep = _mm512_movepi8_mask(flags);
+            let n = keep.count_ones() as usize;
+            _mm512_mask_storeu_epi8(
+                out.cast(),
+                _bzhi_u64(u64::MAX, n as u32),
+                _mm512_maskz_compress_epi8(keep, lanes),
+            );
+            n
         }
-        read += b.read;
-    }
-    let (r, w) = scalar::pairs_to_utf16(&src[read..], tables, &mut dst[written..]);
-    (read + r, written + w)
+    };
+    // SAFETY: AVX-512 is enabled on this function; a block writes at most 96 bytes (32 pairs
+    // of 3, or 64 ASCII bytes), which is the ROOM given.
+    unsafe { pair_blocks::<u8, 96>(src, tables, dst, scalar::pairs_to_utf8, put) }
+}
+
+#[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512vbmi,avx512vbmi2,bmi2,popcnt")]
+pub(crate) fn pairs_to_utf16(src: &[u8], tables: &PairTables, dst: &mut [u16]) -> (usize, usize) {
+    let put = |b: &Block, g: usize, out: *mut u16| -> usize {
+        // SAFETY: AVX-512 is enabled in the enclosing function. The masked store writes
+        // `popcnt(kept)` units at `out`, within the block's 64 (`pair_blocks`).
+        unsafe {
+            let (lanes, _, kept) = group(b, g);
+            let n = kept.count_ones() as usize;
+            _mm256_mask_storeu_epi16(
+                out.cast(),
+                ((1u32 << n) - 1) as u16,
+                _mm512_cvtepi32_epi16(_mm512_maskz_compress_epi32(kept, lanes)),
+            );
+            n
+        }
+    };
+    // SAFETY: AVX-512 is enabled on this function; a block writes at most 64 units (one per
+    // byte), which is the ROOM given.
+    unsafe { pair_blocks::<u16, 64>(src, tables, dst, scalar::pairs_to_utf16, put) }
 }
 
 /// Encodes 32 code units at a time: ASCII as is, the others through the pages (a 256-entry
