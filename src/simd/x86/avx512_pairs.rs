@@ -204,12 +204,15 @@ type ScalarPairs<T> = fn(&[u8], &PairTables, &mut [T]) -> (usize, usize);
 /// - The AVX-512 level's features are enabled in the caller.
 /// - `put` writes at most `ROOM` units per block, in all four groups together, at the
 ///   position it is given (which has `ROOM` units of room at the start of the block).
+/// - `ROOM >= 64`, and `ascii` writes the 64 units of an all-ASCII block at the position it
+///   is given.
 #[inline(always)]
 unsafe fn pair_blocks<T, const ROOM: usize>(
     src: &[u8],
     tables: &PairTables,
     dst: &mut [T],
     tail: ScalarPairs<T>,
+    ascii: impl Fn(__m512i, *mut T),
     put: impl Fn(&Block, usize, *mut T) -> usize,
 ) -> (usize, usize) {
     if src.len() < 64 {
@@ -220,6 +223,16 @@ unsafe fn pair_blocks<T, const ROOM: usize>(
     // SAFETY: AVX-512 per the caller's contract.
     let t = unsafe { load(tables) };
     while read + 64 <= src.len() && written + ROOM <= dst.len() {
+        // SAFETY: `read + 64 <= src.len()`; AVX-512 per the contract.
+        let v = unsafe { _mm512_loadu_si512(src.as_ptr().add(read).cast()) };
+        // SAFETY: AVX-512 per the contract.
+        if unsafe { _mm512_movepi8_mask(v) } == 0 {
+            // All ASCII (markup in HTML pages): 64 units out, as they are (ROOM >= 64).
+            ascii(v, dst[written..].as_mut_ptr());
+            read += 64;
+            written += 64;
+            continue;
+        }
         // SAFETY: `read + 64 <= src.len()`; AVX-512 per the contract; `t` is from `tables`.
         let Some(b) = (unsafe { block(src.as_ptr().add(read), &t, tables) }) else {
             break;
@@ -272,9 +285,14 @@ pub(crate) fn pairs_to_utf8(src: &[u8], tables: &PairTables, dst: &mut [u8]) -> 
             n
         }
     };
+    let ascii = |v: __m512i, out: *mut u8| {
+        // SAFETY: AVX-512 is enabled in the enclosing function; `out` has room for the 64
+        // bytes (`pair_blocks`).
+        unsafe { _mm512_storeu_si512(out.cast(), v) }
+    };
     // SAFETY: AVX-512 is enabled on this function; a block writes at most 96 bytes (32 pairs
     // of 3, or 64 ASCII bytes), which is the ROOM given.
-    unsafe { pair_blocks::<u8, 96>(src, tables, dst, scalar::pairs_to_utf8, put) }
+    unsafe { pair_blocks::<u8, 96>(src, tables, dst, scalar::pairs_to_utf8, ascii, put) }
 }
 
 #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512vbmi,avx512vbmi2,bmi2,popcnt")]
@@ -293,9 +311,20 @@ pub(crate) fn pairs_to_utf16(src: &[u8], tables: &PairTables, dst: &mut [u16]) -
             n
         }
     };
+    let ascii = |v: __m512i, out: *mut u16| {
+        // SAFETY: AVX-512 is enabled in the enclosing function; `out` has room for the 64
+        // units (`pair_blocks`).
+        unsafe {
+            _mm512_storeu_si512(out.cast(), _mm512_cvtepu8_epi16(_mm512_castsi512_si256(v)));
+            _mm512_storeu_si512(
+                out.add(32).cast(),
+                _mm512_cvtepu8_epi16(_mm512_extracti64x4_epi64::<1>(v)),
+            );
+        }
+    };
     // SAFETY: AVX-512 is enabled on this function; a block writes at most 64 units (one per
     // byte), which is the ROOM given.
-    unsafe { pair_blocks::<u16, 64>(src, tables, dst, scalar::pairs_to_utf16, put) }
+    unsafe { pair_blocks::<u16, 64>(src, tables, dst, scalar::pairs_to_utf16, ascii, put) }
 }
 
 /// Encodes 32 code units at a time: ASCII as is, the others through the pages (a 256-entry
