@@ -107,7 +107,8 @@ fn generated(rng: &mut Rng, enc: &'static Encoding) -> Vec<u8> {
 fn long_cjk_text(rng: &mut Rng, rounds: usize) -> usize {
     let text = "火星は、太陽系の太陽に近い方から4番目の惑星である。地球型惑星に分類され、\
                 Mars 화성은 태양계의 네 번째 행성이다. 火星是太陽系由內往外數的第四顆行星，\
-                〜 ℃ 123 abc\n"
+                〜 ℃ 123 abc\n<p class=\"mw-content-ltr mw-parser-output\" style=\"margin-left: 1.6em\">\
+                </p><a href=\"https://example.org/wiki/Mars\" title=\"Mars\">Mars</a>\n"
         .repeat(12);
     let specials: &[&[u8]] = &[
         b"\x80",
