@@ -3,7 +3,7 @@
 //! carried over to Rust: exceptions become `Err`, `Uint8Array`s become `Vec<u8>`, strings
 //! are `String` (scalar values; the standard's `USVString`).
 //!
-//! Built on the engine's [`Decoder`](crate::Decoder) and [`Encoder`](crate::Encoder). No
+//! Built on the engine's [`Decoder`] and [`Encoder`](crate::Encoder). No
 //! `unsafe` here.
 #![forbid(unsafe_code)]
 
