@@ -15,7 +15,7 @@
 use crate::codecs::cursor::{ByteDest, Dest, Source};
 use crate::codecs::runs::{self, PairShape};
 use crate::results::{DecoderResult, EncoderResult};
-use crate::simd::{EncodeTables, PairTables};
+use crate::simd::{EncodeTables, Lookup, PairTables};
 use crate::tables::big5::{BIG5, BIG5_ENC_ASTRAL, BIG5_ENC_BLOCKS, BIG5_ENC_PAGES};
 use crate::tables::paged;
 
@@ -278,7 +278,7 @@ fn decode_fast<D: Dest>(src: &[u8], mut read: usize, dst: &mut D) -> usize {
 const SHAPE_DEF: PairShape = PairShape::new(&[(0x81, 0xFE)], &[(0x40, 0x7E), (0xA1, 0xFE)], 157);
 static SHAPE: PairShape = SHAPE_DEF;
 /// The same pairs for the vector kernels.
-pub(crate) static PAIRS: PairTables = SHAPE_DEF.tables(&[], &BIG5);
+pub(crate) static PAIRS: PairTables = SHAPE_DEF.tables(Lookup::U32(&BIG5));
 
 /// The Big5 encoder.
 pub(crate) struct Big5Encoder;
@@ -291,8 +291,7 @@ static ENC_BYTES: [u16; BIG5_ENC_BLOCKS.len()] =
 /// declines.
 pub(crate) static ENC_TABLES: EncodeTables = EncodeTables {
     pages: &BIG5_ENC_PAGES,
-    blocks: &ENC_BYTES,
-    blocks8: &[],
+    blocks: Lookup::U16(&ENC_BYTES),
     declined: [(0xFFFF, 0); 5],
 };
 

@@ -12,7 +12,7 @@
 
 use crate::codecs::runs;
 use crate::simd::scalar_put_utf8 as put_utf8;
-use crate::simd::{EncodeTables, Kernels, PairTables};
+use crate::simd::{EncodeTables, Kernels, Lookup, PairTables};
 
 /// Where a decoder writes: UTF-8 bytes or UTF-16 code units.
 pub(crate) trait Dest {
@@ -343,6 +343,12 @@ pub(crate) trait Source {
     fn encode_run(&mut self, dst: &mut ByteDest<'_>, tables: Option<&EncodeTables>, map: impl Fn(u32) -> u16);
 }
 
+/// The UTF-8 length of a code unit that is not a surrogate.
+#[inline(always)]
+fn bmp_utf8_len(u: u16) -> usize {
+    1 + usize::from(u >= 0x80) + usize::from(u >= 0x800)
+}
+
 /// Writes what `map` returned for a character (one byte, or two as `lead << 8 | trail`) if
 /// it fits; returns the bytes written, 0 if it does not fit.
 #[inline(always)]
@@ -429,14 +435,9 @@ impl Source for Utf8Source<'_> {
             let stage_here = stage_utf16
                 && b0 >= 0x80
                 && tables.is_some_and(|t| {
-                    t.blocks8.is_empty() || {
-                        let next = p + if b0 < 0xE0 {
-                            2
-                        } else if b0 < 0xF0 {
-                            3
-                        } else {
-                            4
-                        };
+                    !matches!(t.blocks, Lookup::U8(_)) || {
+                        // `p` is a character boundary of the `str`.
+                        let next = p + self.src[p..].chars().next().map_or(1, char::len_utf8);
                         bytes.get(next).is_some_and(|&b| b >= 0x80)
                     }
                 });
@@ -462,10 +463,7 @@ impl Source for Utf8Source<'_> {
                         // All of them: exactly the bytes the transcoder read.
                         staged_bytes
                     } else {
-                        rest[..k]
-                            .iter()
-                            .map(|&u| 1 + usize::from(u >= 0x80) + usize::from(u >= 0x800))
-                            .sum::<usize>()
+                        rest[..k].iter().map(|&u| bmp_utf8_len(u)).sum::<usize>()
                     };
                     rest = &rest[k..];
                 }
@@ -476,11 +474,8 @@ impl Source for Utf8Source<'_> {
                         whole = false;
                         break;
                     }
-                    let (m, len) = if u < 0x80 {
-                        (u, 1)
-                    } else {
-                        (map(u32::from(u)), if u < 0x800 { 2 } else { 3 })
-                    };
+                    let m = if u < 0x80 { u } else { map(u32::from(u)) };
+                    let len = bmp_utf8_len(u);
                     if m == 0 {
                         whole = false;
                         break;

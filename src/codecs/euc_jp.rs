@@ -17,7 +17,7 @@
 use crate::codecs::cursor::{ByteDest, Dest, Source};
 use crate::codecs::runs::{self, PairShape};
 use crate::results::{DecoderResult, EncoderResult};
-use crate::simd::{EncodeTables, PairTables};
+use crate::simd::{EncodeTables, Lookup, PairTables};
 use crate::tables::jis0208::{JIS0208, JIS0208_ENC_BLOCKS, JIS0208_ENC_PAGES};
 use crate::tables::jis0212::JIS0212;
 use crate::tables::paged;
@@ -241,7 +241,7 @@ fn decode_fast<D: Dest>(src: &[u8], dst: &mut D) -> (usize, bool) {
 const SHAPE_DEF: PairShape = PairShape::new(&[(0xA1, 0xFE)], &[(0xA1, 0xFE)], 94);
 static SHAPE: PairShape = SHAPE_DEF;
 /// The same pairs for the vector kernels.
-pub(crate) static PAIRS: PairTables = SHAPE_DEF.tables(&JIS0208, &[]);
+pub(crate) static PAIRS: PairTables = SHAPE_DEF.tables(Lookup::U16(&JIS0208));
 
 pub(crate) struct EucJpEncoder;
 
@@ -253,8 +253,7 @@ static ENC_BYTES: [u16; JIS0208_ENC_BLOCKS.len()] =
 /// declines.
 pub(crate) static ENC_TABLES: EncodeTables = EncodeTables {
     pages: &JIS0208_ENC_PAGES,
-    blocks: &ENC_BYTES,
-    blocks8: &[],
+    blocks: Lookup::U16(&ENC_BYTES),
     declined: [
         (0xA5, 0xA5),
         (0x203E, 0x203E),

@@ -17,7 +17,7 @@
 use crate::codecs::cursor::{ByteDest, Dest, Source};
 use crate::codecs::runs::{self, PairShape};
 use crate::results::{DecoderResult, EncoderResult};
-use crate::simd::{EncodeTables, PairTables};
+use crate::simd::{EncodeTables, Lookup, PairTables};
 use crate::tables::euc_kr::{EUC_KR, EUC_KR_ENC_BLOCKS, EUC_KR_ENC_PAGES};
 use crate::tables::paged;
 
@@ -201,7 +201,7 @@ fn decode_fast<D: Dest>(src: &[u8], dst: &mut D) -> (usize, bool) {
 const SHAPE_DEF: PairShape = PairShape::new(&[(0x81, 0xFE)], &[(0x41, 0xFE)], 190);
 static SHAPE: PairShape = SHAPE_DEF;
 /// The same pairs for the vector kernels.
-pub(crate) static PAIRS: PairTables = SHAPE_DEF.tables(&EUC_KR, &[]);
+pub(crate) static PAIRS: PairTables = SHAPE_DEF.tables(Lookup::U16(&EUC_KR));
 
 pub(crate) struct EucKrEncoder;
 
@@ -213,8 +213,7 @@ static ENC_BYTES: [u16; EUC_KR_ENC_BLOCKS.len()] =
 /// declines.
 pub(crate) static ENC_TABLES: EncodeTables = EncodeTables {
     pages: &EUC_KR_ENC_PAGES,
-    blocks: &ENC_BYTES,
-    blocks8: &[],
+    blocks: Lookup::U16(&ENC_BYTES),
     declined: [(0xFFFF, 0); 5],
 };
 

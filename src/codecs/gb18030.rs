@@ -29,7 +29,7 @@ use crate::codecs::Pending;
 use crate::codecs::cursor::{ByteDest, Dest, Source};
 use crate::codecs::runs::{self, PairShape};
 use crate::results::{DecoderResult, EncoderResult};
-use crate::simd::{EncodeTables, PairTables};
+use crate::simd::{EncodeTables, Lookup, PairTables};
 use crate::tables::gb18030::{GB18030, GB18030_ENC_BLOCKS, GB18030_ENC_PAGES, GB18030_RANGES};
 use crate::tables::paged;
 
@@ -429,7 +429,7 @@ fn decode_fast<D: Dest>(src: &[u8], mut read: usize, dst: &mut D) -> usize {
 const SHAPE_DEF: PairShape = PairShape::new(&[(0x81, 0xFE)], &[(0x40, 0x7E), (0x80, 0xFE)], 190);
 static SHAPE: PairShape = SHAPE_DEF;
 /// The same pairs for the vector kernels.
-pub(crate) static PAIRS: PairTables = SHAPE_DEF.tables(&GB18030, &[]);
+pub(crate) static PAIRS: PairTables = SHAPE_DEF.tables(Lookup::U16(&GB18030));
 
 /// The gb18030 encoder, or GBK's with `is_gbk`.
 pub(crate) struct Gb18030Encoder {
@@ -444,8 +444,7 @@ static ENC_BYTES: [u16; GB18030_ENC_BLOCKS.len()] =
 /// declines.
 pub(crate) static ENC_TABLES: EncodeTables = EncodeTables {
     pages: &GB18030_ENC_PAGES,
-    blocks: &ENC_BYTES,
-    blocks8: &[],
+    blocks: Lookup::U16(&ENC_BYTES),
     declined: [
         (0x20AC, 0x20AC),
         (0xE5E5, 0xE864),

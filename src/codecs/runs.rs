@@ -11,7 +11,7 @@
 //! registers and does one table lookup, one room check and one write per character.
 
 use crate::codecs::cursor::Dest;
-use crate::simd::PairTables;
+use crate::simd::{Lookup, PairTables};
 
 /// The shape of a two-byte index: a pointer is `lead_base[lead] + trail_column[trail]`, where
 /// `lead_base` is `NO_LEAD` for bytes that are not leads and `trail_column` is `NO_TRAIL`
@@ -61,9 +61,8 @@ impl PairShape {
         }
     }
 
-    /// The same shape, with the index `index16` or `index32` (the other one empty), as the
-    /// `pairs_to_*` kernels read it.
-    pub(crate) const fn tables(&self, index16: &'static [u16], index32: &'static [u32]) -> PairTables {
+    /// The same shape, with its index, as the `pairs_to_*` kernels read it.
+    pub(crate) const fn tables(&self, index: Lookup) -> PairTables {
         let mut lead_row = [0u8; 128];
         let mut b = 0x80;
         while b < 0x100 {
@@ -83,8 +82,7 @@ impl PairShape {
             lead_row,
             trail_col: self.trail_column,
             row_len: self.row_len,
-            index16,
-            index32,
+            index,
         }
     }
 

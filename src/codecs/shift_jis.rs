@@ -18,7 +18,7 @@
 use crate::codecs::cursor::{ByteDest, Dest, Source};
 use crate::codecs::runs::{self, PairShape};
 use crate::results::{DecoderResult, EncoderResult};
-use crate::simd::{EncodeTables, PairTables};
+use crate::simd::{EncodeTables, Lookup, PairTables};
 use crate::tables::jis0208::{JIS0208, SHIFT_JIS_ENC_BLOCKS, SHIFT_JIS_ENC_PAGES};
 use crate::tables::paged;
 
@@ -195,7 +195,7 @@ const SHAPE_DEF: PairShape =
     PairShape::new(&[(0x81, 0x9F), (0xE0, 0xFC)], &[(0x40, 0x7E), (0x80, 0xFC)], 188);
 static SHAPE: PairShape = SHAPE_DEF;
 /// The same pairs for the vector kernels.
-pub(crate) static PAIRS: PairTables = SHAPE_DEF.tables(&JIS0208, &[]);
+pub(crate) static PAIRS: PairTables = SHAPE_DEF.tables(Lookup::U16(&JIS0208));
 
 /// Decodes the characters at the start of `src` that are whole, valid and fit, with no
 /// leading byte held. Returns the bytes read and whether it stopped because the output is
@@ -230,8 +230,7 @@ static ENC_BYTES: [u16; SHIFT_JIS_ENC_BLOCKS.len()] =
 /// declines.
 pub(crate) static ENC_TABLES: EncodeTables = EncodeTables {
     pages: &SHIFT_JIS_ENC_PAGES,
-    blocks: &ENC_BYTES,
-    blocks8: &[],
+    blocks: Lookup::U16(&ENC_BYTES),
     declined: [
         (0x80, 0x80),
         (0xA5, 0xA5),

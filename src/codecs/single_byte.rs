@@ -7,7 +7,7 @@
 
 use crate::codecs::cursor::{ByteDest, Dest, Source};
 use crate::results::{DecoderResult, EncoderResult};
-use crate::simd::EncodeTables;
+use crate::simd::{EncodeTables, Lookup};
 use crate::tables::{SingleByteTables, paged};
 
 pub(crate) struct SingleByteDecoder {
@@ -72,8 +72,7 @@ impl SingleByteEncoder {
             let (pages, blocks) = (self.tables.enc_pages, self.tables.enc_blocks);
             let tables = EncodeTables {
                 pages,
-                blocks: &[],
-                blocks8: blocks,
+                blocks: Lookup::U8(blocks),
                 declined: [(0xFFFF, 0); 5],
             };
             src.encode_run(dst, Some(&tables), |c| u16::from(paged(pages, blocks, c)));

@@ -42,36 +42,58 @@ pub(crate) type PairsKernel<T> = unsafe fn(&[u8], &PairTables, &mut [T]) -> (usi
 /// A kernel over a CJK encoder's tables: `(units, tables, dst) -> (read, written)`.
 pub(crate) type UnitsKernel = unsafe fn(&[u16], &EncodeTables, &mut [u8]) -> (usize, usize);
 
-/// A CJK encoder's lookup as the `units_to_bytes` kernels read it: the bytes of a BMP code
+/// A table the CJK and single-byte kernels look entries up in, by the width of its entries.
+#[derive(Clone, Copy)]
+pub(crate) enum Lookup {
+    U8(&'static [u8]),
+    U16(&'static [u16]),
+    U32(&'static [u32]),
+}
+
+impl Lookup {
+    /// Indexes at or above this are left to the codecs: a vector gather reads 4 bytes at an
+    /// entry, which must stay inside the table (so the last 3 entries of a byte table and
+    /// the last entry of a u16 table are excluded).
+    #[inline(always)]
+    pub(crate) const fn limit(self) -> usize {
+        match self {
+            Lookup::U8(t) => t.len().saturating_sub(3),
+            Lookup::U16(t) => t.len().saturating_sub(1),
+            Lookup::U32(t) => t.len(),
+        }
+    }
+
+    /// Entry `i`, if `i` is below [`Lookup::limit`].
+    #[inline(always)]
+    pub(crate) fn get(self, i: usize) -> Option<u32> {
+        if i >= self.limit() {
+            return None;
+        }
+        Some(match self {
+            Lookup::U8(t) => u32::from(t[i]),
+            Lookup::U16(t) => u32::from(t[i]),
+            Lookup::U32(t) => t[i],
+        })
+    }
+}
+
+/// An encoder's lookup as the `units_to_bytes` kernels read it: the bytes of a BMP code
 /// point `c` are `blocks[pages[c >> 8] * 256 + (c & 0xFF)]`, one byte (below 0x100) or two
-/// (`lead << 8 | trail`), 0 for none.
+/// (`lead << 8 | trail`, CJK encoders only), 0 for none.
 ///
 /// A "plain" code unit is ASCII, or a code unit that is not a surrogate, not in one of the
 /// `declined` ranges (the code points the standard's encoder treats specially), whose block
-/// index is below `blocks.len() - 1` (a vector gather reads 4 bytes) and whose bytes are not
-/// 0. The kernels encode plain code units only; the codec's state machine takes the rest.
+/// index is below `blocks.limit()` and whose bytes are not 0. The kernels encode plain code
+/// units only; the codec's state machine takes the rest.
 pub(crate) struct EncodeTables {
     pub(crate) pages: &'static [u8; 256],
-    /// The blocks of a CJK encoder (one or two bytes), or empty if `blocks8` is used.
-    pub(crate) blocks: &'static [u16],
-    /// The blocks of a single-byte encoder, or empty if `blocks` is used.
-    pub(crate) blocks8: &'static [u8],
+    /// `U16` for the CJK encoders, `U8` for the single-byte ones.
+    pub(crate) blocks: Lookup,
     /// Inclusive ranges; unused entries are `(0xFFFF, 0)` (empty).
     pub(crate) declined: [(u16, u16); 5],
 }
 
 impl EncodeTables {
-    /// Block indexes at or above this are not plain: a vector gather reads 4 bytes at the
-    /// entry, which must stay inside the blocks.
-    #[inline(always)]
-    pub(crate) fn limit(&self) -> usize {
-        if self.blocks8.is_empty() {
-            self.blocks.len().saturating_sub(1)
-        } else {
-            self.blocks8.len().saturating_sub(3)
-        }
-    }
-
     /// The bytes of the non-ASCII code unit `u` if it is plain, else 0.
     #[inline(always)]
     pub(crate) fn bytes(&self, u: u16) -> u16 {
@@ -79,14 +101,7 @@ impl EncodeTables {
             return 0;
         }
         let index = usize::from(self.pages[usize::from(u >> 8)]) * 256 + usize::from(u & 0xFF);
-        if index >= self.limit() {
-            return 0;
-        }
-        if self.blocks8.is_empty() {
-            self.blocks[index]
-        } else {
-            u16::from(self.blocks8[index])
-        }
+        self.blocks.get(index).map_or(0, |bytes| bytes as u16)
     }
 }
 
@@ -95,10 +110,10 @@ impl EncodeTables {
 /// code point is `index[pointer]`.
 ///
 /// A "plain" character is an ASCII byte, or a lead (`lead_row` not 0) and a trail
-/// (`trail_col` not 0xFF) whose pointer is below [`PairTables::limit`] and whose code point
-/// is in U+0800..=U+FFFF and not a surrogate. The kernels decode plain characters only;
-/// everything else (single non-ASCII bytes, unmapped pointers, the few code points below
-/// U+0800, astral ones, errors) is the codec's.
+/// (`trail_col` not 0xFF) whose pointer is below `index.limit()` and whose code point is in
+/// U+0800..=U+FFFF and not a surrogate. The kernels decode plain characters only; everything
+/// else (single non-ASCII bytes, unmapped pointers, the few code points below U+0800, astral
+/// ones, errors) is the codec's.
 pub(crate) struct PairTables {
     /// For bytes 0x80..=0xFF: the row of a leading byte plus one, 0 for other bytes.
     pub(crate) lead_row: [u8; 128],
@@ -106,24 +121,11 @@ pub(crate) struct PairTables {
     pub(crate) trail_col: [u8; 256],
     /// Pointers per row.
     pub(crate) row_len: u16,
-    /// The index as u16 code points (0: none), or empty if `index32` is used.
-    pub(crate) index16: &'static [u16],
-    /// The index as u32 code points (0: none), or empty if `index16` is used.
-    pub(crate) index32: &'static [u32],
+    /// The index, code point by pointer (0: none); `U16` or `U32`.
+    pub(crate) index: Lookup,
 }
 
 impl PairTables {
-    /// Pointers at or above this are not plain: for a u16 index, the last entry is excluded,
-    /// so that a vector gather of 4 bytes at `2 * pointer` stays inside the index.
-    #[inline(always)]
-    pub(crate) fn limit(&self) -> usize {
-        if self.index32.is_empty() {
-            self.index16.len().saturating_sub(1)
-        } else {
-            self.index32.len()
-        }
-    }
-
     /// The code point of `lead` (0x80 or above), `trail` if that pair is plain.
     #[inline(always)]
     pub(crate) fn plain(&self, lead: u8, trail: u8) -> Option<u32> {
@@ -133,14 +135,7 @@ impl PairTables {
             return None;
         }
         let pointer = usize::from(row - 1) * usize::from(self.row_len) + usize::from(col);
-        if pointer >= self.limit() {
-            return None;
-        }
-        let code_point = if self.index32.is_empty() {
-            u32::from(self.index16[pointer])
-        } else {
-            self.index32[pointer]
-        };
+        let code_point = self.index.get(pointer)?;
         ((0x800..=0xFFFF).contains(&code_point) && !(0xD800..=0xDFFF).contains(&code_point))
             .then_some(code_point)
     }

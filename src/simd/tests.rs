@@ -3,7 +3,7 @@
 //! alignment, with special bytes at every position, output buffers of every size, and
 //! random inputs.
 
-use super::{EncodeTables, Kernels, available, scalar};
+use super::{EncodeTables, Kernels, Lookup, available, scalar};
 use quickcheck::{QuickCheck, TestResult};
 
 /// Longest input of the exhaustive sweeps; alignments tried for short inputs.
@@ -335,6 +335,12 @@ fn single_byte_kernels() {
     }
 }
 
+/// Japanese, Korean and Chinese text with ASCII between, for the CJK kernels (each family
+/// keeps the characters it maps, `plain_text`).
+const CJK_TEXT: &str = "火星は、太陽系の太陽に近い方から4番目の惑星である。地球型惑星に分類され、\
+                        Mars 화성은 태양계의 네 번째 행성이다. 火星是太陽系由內往外數的第四顆行星，\
+                        〜 ℃ 123 abc\n";
+
 /// The characters of `text` that `encoding` encodes as ASCII, or as two bytes from U+0800 up
 /// (what the CJK kernels take in both directions).
 fn plain_text(text: &str, encoding: &'static crate::Encoding) -> String {
@@ -352,10 +358,7 @@ fn plain_text(text: &str, encoding: &'static crate::Encoding) -> String {
 /// with every output size around the block sizes.
 #[test]
 fn pair_kernels() {
-    let text = "火星は、太陽系の太陽に近い方から4番目の惑星である。地球型惑星に分類され、\
-                Mars 화성은 태양계의 네 번째 행성이다. 火星是太陽系由內往外數的第四顆行星，\
-                〜 ℃ 123 abc\n"
-        .repeat(6);
+    let text = CJK_TEXT.repeat(6);
     // The text is plain (no characters below U+0800 but ASCII, unmappables become ASCII
     // `&#N;`); the specials are what the kernels stop at.
     let specials: &[&[u8]] = &[
@@ -442,10 +445,7 @@ fn pair_kernels() {
 /// around the block size.
 #[test]
 fn units_kernels() {
-    let text = "火星は、太陽系の太陽に近い方から4番目の惑星である。地球型惑星に分類され、\
-                Mars 화성은 태양계의 네 번째 행성이다. 火星是太陽系由內往外數的第四顆行星，\
-                abc 123\n"
-        .repeat(6);
+    let text = CJK_TEXT.repeat(6);
     let specials: &[&[u16]] = &[
         &[0xD83D, 0xDE00],
         &[0xDC00],
@@ -524,8 +524,7 @@ fn units_kernels_single_byte() {
         };
         let tables = EncodeTables {
             pages: t.enc_pages,
-            blocks: &[],
-            blocks8: t.enc_blocks,
+            blocks: Lookup::U8(t.enc_blocks),
             declined: [(0xFFFF, 0); 5],
         };
         let mapped: Vec<u16> = t.decode.iter().copied().filter(|&u| u != 0).collect();

@@ -270,16 +270,6 @@ impl TranscodeVector for uint8x16_t {
 
 impl Lane for uint8x16_t {
     #[inline(always)]
-    unsafe fn load(src: *const u8) -> Self {
-        // SAFETY: caller guarantees 16 readable bytes; NEON is baseline.
-        unsafe { vld1q_u8(src) }
-    }
-    #[inline(always)]
-    unsafe fn store(self, dst: *mut u8) {
-        // SAFETY: caller guarantees 16 writable bytes.
-        unsafe { vst1q_u8(dst, self) }
-    }
-    #[inline(always)]
     unsafe fn store8(self, dst: *mut u8) {
         // SAFETY: caller guarantees 8 writable bytes.
         unsafe { vst1_u8(dst, vget_low_u8(self)) }
@@ -290,14 +280,6 @@ impl Lane for uint8x16_t {
         unsafe {
             vst1_u8(dst, vget_low_u8(self));
             vst1q_lane_u32::<2>(dst.add(8).cast(), vreinterpretq_u32_u8(self));
-        }
-    }
-    #[inline(always)]
-    unsafe fn widen_store(self, dst: *mut u16) {
-        // SAFETY: caller guarantees 16 writable u16.
-        unsafe {
-            vst1q_u16(dst, vmovl_u8(vget_low_u8(self)));
-            vst1q_u16(dst.add(8), vmovl_high_u8(self));
         }
     }
     #[inline(always)]
@@ -314,11 +296,6 @@ impl Lane for uint8x16_t {
     unsafe fn and(self, other: Self) -> Self {
         // SAFETY: NEON is baseline.
         unsafe { vandq_u8(self, other) }
-    }
-    #[inline(always)]
-    unsafe fn or(self, other: Self) -> Self {
-        // SAFETY: NEON is baseline.
-        unsafe { vorrq_u8(self, other) }
     }
     #[inline(always)]
     unsafe fn xor(self, other: Self) -> Self {

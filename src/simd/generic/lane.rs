@@ -13,6 +13,7 @@
 //! `vpshufb` does not cross 128-bit lanes; the ASCII runs, which dominate most text, still use
 //! the whole vector.
 
+use super::super::vector::Vector;
 use super::utf8::Utf8Vector;
 
 /// A vector that the transcoders validate and copy ASCII with, and its 16-byte [`Lane`].
@@ -21,22 +22,10 @@ pub(crate) trait TranscodeVector: Utf8Vector {
     type Lane: Lane;
 }
 
-/// The 16-byte operations of the transcoders. Same contract as
-/// [`Vector`](super::super::vector::Vector): the instruction set of the implementing type is
-/// enabled in the caller, and pointers are valid for what the method reads or writes.
-pub(crate) trait Lane: Copy {
-    /// Loads 16 bytes (unaligned).
-    ///
-    /// # Safety
-    /// - The ISA is enabled in the caller.
-    /// - `src` is valid for reading 16 bytes.
-    unsafe fn load(src: *const u8) -> Self;
-    /// Stores 16 bytes (unaligned).
-    ///
-    /// # Safety
-    /// - The ISA is enabled in the caller.
-    /// - `dst` is valid for writing 16 bytes.
-    unsafe fn store(self, dst: *mut u8);
+/// The 16-byte operations of the transcoders, beyond those of [`Vector`] (loads, stores,
+/// widening, `or`), whose contract they share: the instruction set of the implementing type
+/// is enabled in the caller, and pointers are valid for what the method reads or writes.
+pub(crate) trait Lane: Vector {
     /// Stores the low 8 bytes (unaligned).
     ///
     /// # Safety
@@ -49,12 +38,6 @@ pub(crate) trait Lane: Copy {
     /// - The ISA is enabled in the caller.
     /// - `dst` is valid for writing 12 bytes.
     unsafe fn store12(self, dst: *mut u8);
-    /// Stores the 16 bytes zero-extended to 16 u16.
-    ///
-    /// # Safety
-    /// - The ISA is enabled in the caller.
-    /// - `dst` is valid for writing 16 u16 (unaligned is fine).
-    unsafe fn widen_store(self, dst: *mut u16);
     /// Every u16 lane `u`.
     ///
     /// # Safety
@@ -70,11 +53,6 @@ pub(crate) trait Lane: Copy {
     /// # Safety
     /// The ISA is enabled in the caller.
     unsafe fn and(self, other: Self) -> Self;
-    /// Bitwise or.
-    ///
-    /// # Safety
-    /// The ISA is enabled in the caller.
-    unsafe fn or(self, other: Self) -> Self;
     /// Bitwise xor.
     ///
     /// # Safety

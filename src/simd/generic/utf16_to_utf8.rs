@@ -33,6 +33,7 @@
 //! storing each step only once the next one was converted cost half the speed too.
 
 use super::super::scalar;
+use super::super::vector::Vector;
 use super::lane::{Lane, TranscodeVector};
 
 const NONE: u8 = 0xFF;

@@ -32,6 +32,7 @@
 //! changes.
 
 use super::super::scalar;
+use super::super::vector::Vector;
 use super::lane::{Lane, TranscodeVector};
 use super::utf8::{BLOCK, Checker};
 

@@ -371,16 +371,6 @@ impl TranscodeVector for __m256i {
 /// caller" means for this impl. SSE2 alone has no `pshufb`: the SSE2 table does not use it.
 impl Lane for __m128i {
     #[inline(always)]
-    unsafe fn load(src: *const u8) -> Self {
-        // SAFETY: caller guarantees 16 readable bytes and the ISA.
-        unsafe { _mm_loadu_si128(src.cast()) }
-    }
-    #[inline(always)]
-    unsafe fn store(self, dst: *mut u8) {
-        // SAFETY: caller guarantees 16 writable bytes and the ISA.
-        unsafe { _mm_storeu_si128(dst.cast(), self) }
-    }
-    #[inline(always)]
     unsafe fn store8(self, dst: *mut u8) {
         // SAFETY: caller guarantees 8 writable bytes and the ISA.
         unsafe { _mm_storel_epi64(dst.cast(), self) }
@@ -396,11 +386,6 @@ impl Lane for __m128i {
         }
     }
     #[inline(always)]
-    unsafe fn widen_store(self, dst: *mut u16) {
-        // SAFETY: caller guarantees 16 writable u16 and the ISA (AVX2 for the widening).
-        unsafe { _mm256_storeu_si256(dst.cast(), _mm256_cvtepu8_epi16(self)) }
-    }
-    #[inline(always)]
     unsafe fn splat16(u: u16) -> Self {
         // SAFETY: SSE2 per the trait contract.
         unsafe { _mm_set1_epi16(u as i16) }
@@ -414,11 +399,6 @@ impl Lane for __m128i {
     unsafe fn and(self, other: Self) -> Self {
         // SAFETY: SSE2 per the trait contract.
         unsafe { _mm_and_si128(self, other) }
-    }
-    #[inline(always)]
-    unsafe fn or(self, other: Self) -> Self {
-        // SAFETY: SSE2 per the trait contract.
-        unsafe { _mm_or_si128(self, other) }
     }
     #[inline(always)]
     unsafe fn xor(self, other: Self) -> Self {

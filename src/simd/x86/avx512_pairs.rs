@@ -21,7 +21,7 @@
 use core::arch::x86_64::*;
 
 use super::super::scalar;
-use super::super::{EncodeTables, PairTables};
+use super::super::{EncodeTables, Lookup, PairTables};
 
 /// The lookup tables in registers, and the gather parameters.
 struct Tables {
@@ -35,7 +35,7 @@ struct Tables {
 /// AVX-512F/BW is enabled in the caller.
 #[inline(always)]
 unsafe fn load(t: &PairTables) -> Tables {
-    let limit = t.limit().min(i32::MAX as usize) as i32;
+    let limit = t.index.limit().min(i32::MAX as usize) as i32;
     // SAFETY: every load reads 64 bytes inside `lead_row` (128) or `trail_col` (256);
     // AVX-512F per the caller's contract.
     unsafe {
@@ -46,6 +46,34 @@ unsafe fn load(t: &PairTables) -> Tables {
             col: [col(0), col(1), col(2), col(3)],
             row_len: _mm512_set1_epi32(i32::from(t.row_len)),
             limit: _mm512_set1_epi32(limit),
+        }
+    }
+}
+
+/// Entries `index` of `table` for the lanes in `m` (0 in the others), zero-extended to 32
+/// bits.
+///
+/// # Safety
+/// - AVX-512F is enabled in the caller.
+/// - Every lane in `m` holds an index below `table.limit()` (so the 4 bytes each gather
+///   reads at the entry stay inside the table).
+#[inline(always)]
+unsafe fn gather(m: __mmask16, index: __m512i, table: Lookup) -> __m512i {
+    // SAFETY: the lanes in `m` read 4 bytes at `table + width * index`, inside the table by
+    // the caller's contract on `table.limit()`; the other lanes read nothing; AVX-512F per the
+    // contract.
+    unsafe {
+        let zero = _mm512_setzero_si512();
+        match table {
+            Lookup::U8(t) => _mm512_and_si512(
+                _mm512_mask_i32gather_epi32::<1>(zero, m, index, t.as_ptr().cast()),
+                _mm512_set1_epi32(0xFF),
+            ),
+            Lookup::U16(t) => _mm512_and_si512(
+                _mm512_mask_i32gather_epi32::<2>(zero, m, index, t.as_ptr().cast()),
+                _mm512_set1_epi32(0xFFFF),
+            ),
+            Lookup::U32(t) => _mm512_mask_i32gather_epi32::<4>(zero, m, index, t.as_ptr().cast()),
         }
     }
 }
@@ -67,9 +95,9 @@ struct Block {
 /// - `t` was loaded from `tables`.
 #[inline(always)]
 unsafe fn block(src: *const u8, t: &Tables, tables: &PairTables) -> Option<Block> {
-    // SAFETY: 64 readable bytes at `src`; the gathers read 4 bytes at `base + scale * pointer`
-    // only for lanes whose pointer is below `tables.limit()`, which keeps them inside the
-    // index (`PairTables::limit`); AVX-512 per the caller's contract.
+    // SAFETY: 64 readable bytes at `src`; `gather` is called only with lanes whose pointer
+    // was checked to be below `tables.index.limit()` (its contract); AVX-512 per the
+    // caller's contract.
     unsafe {
         let v = _mm512_loadu_si512(src.cast());
         let high = _mm512_movepi8_mask(v);
@@ -120,22 +148,8 @@ unsafe fn block(src: *const u8, t: &Tables, tables: &PairTables) -> Option<Block
             if _mm512_mask_cmpge_epu32_mask(m, pointer, t.limit) != 0 {
                 return None;
             }
-            let cp = if tables.index32.is_empty() {
-                let g = _mm512_mask_i32gather_epi32::<2>(
-                    _mm512_setzero_si512(),
-                    m,
-                    pointer,
-                    tables.index16.as_ptr().cast(),
-                );
-                _mm512_and_si512(g, _mm512_set1_epi32(0xFFFF))
-            } else {
-                _mm512_mask_i32gather_epi32::<4>(
-                    _mm512_setzero_si512(),
-                    m,
-                    pointer,
-                    tables.index32.as_ptr().cast(),
-                )
-            };
+            // The lanes in `m` are below the limit (checked just above).
+            let cp = gather(m, pointer, tables.index);
             let low = _mm512_mask_cmplt_epu32_mask(m, cp, _mm512_set1_epi32(0x800));
             let astral = _mm512_mask_cmpgt_epu32_mask(m, cp, _mm512_set1_epi32(0xFFFF));
             let surrogate = _mm512_mask_cmpeq_epi32_mask(
@@ -337,13 +351,11 @@ pub(crate) fn units_to_bytes(src: &[u16], tables: &EncodeTables, dst: &mut [u8])
         return scalar::units_to_bytes(src, tables, dst);
     }
     let (mut read, mut written) = (0, 0);
-    let limit = tables.limit().min(i32::MAX as usize) as i32;
-    let single = !tables.blocks8.is_empty();
+    let limit = tables.blocks.limit().min(i32::MAX as usize) as i32;
     // SAFETY: AVX-512 is enabled on this function. The page loads read 64 bytes each inside
     // the 256 of `pages`. Each block's loads read 32 u16 at `read` with `read + 32 <=
-    // src.len()`; its gathers read 4 bytes at `2 * index` (`blocks`) or at `index`
-    // (`blocks8`) only for lanes whose index is below `tables.limit()`, which keeps the 4
-    // bytes inside the blocks; its masked store writes `popcnt(keep)` bytes, at most 64, at
+    // src.len()`; `gather` is called only with lanes whose index was checked to be below
+    // `tables.blocks.limit()` (its contract); its masked store writes `popcnt(keep)` bytes, at most 64, at
     // `written` with `written + 64 <= dst.len()`, and an all-ASCII block stores 32 bytes
     // there.
     unsafe {
@@ -404,23 +416,8 @@ pub(crate) fn units_to_bytes(src: &[u16], tables: &EncodeTables, dst: &mut [u8])
                 if _mm512_mask_cmpge_epu32_mask(m, index, limit) != 0 {
                     break 'blocks;
                 }
-                let g = if single {
-                    let g = _mm512_mask_i32gather_epi32::<1>(
-                        _mm512_setzero_si512(),
-                        m,
-                        index,
-                        tables.blocks8.as_ptr().cast(),
-                    );
-                    _mm512_and_si512(g, _mm512_set1_epi32(0xFF))
-                } else {
-                    let g = _mm512_mask_i32gather_epi32::<2>(
-                        _mm512_setzero_si512(),
-                        m,
-                        index,
-                        tables.blocks.as_ptr().cast(),
-                    );
-                    _mm512_and_si512(g, _mm512_set1_epi32(0xFFFF))
-                };
+                // The lanes in `m` are below the limit (checked just above).
+                let g = gather(m, index, tables.blocks);
                 if _mm512_mask_cmpeq_epi32_mask(m, g, _mm512_setzero_si512()) != 0 {
                     break 'blocks;
                 }
