@@ -11,6 +11,7 @@
 //! registers and does one table lookup, one room check and one write per character.
 
 use crate::codecs::cursor::Dest;
+use crate::simd::scalar_put_utf8 as put_utf8;
 use crate::simd::{Lookup, PairTables};
 
 /// The shape of a two-byte index: a pointer is `lead_base[lead] + trail_column[trail]`, where
@@ -183,23 +184,8 @@ pub(crate) fn run_to_utf8(
     single: impl Fn(u8) -> u32,
     pair: impl Fn(u8, u8) -> u32,
 ) -> usize {
-    run_direct::<u8, 3>(src, buf, pos, single, pair, |out, c| {
-        if c < 0x80 {
-            out[0] = c as u8;
-            1
-        } else if c < 0x800 {
-            out[0] = 0xC0 | (c >> 6) as u8;
-            out[1] = 0x80 | (c & 0x3F) as u8;
-            2
-        } else if c < 0x10000 {
-            out[0] = 0xE0 | (c >> 12) as u8;
-            out[1] = 0x80 | ((c >> 6) & 0x3F) as u8;
-            out[2] = 0x80 | (c & 0x3F) as u8;
-            3
-        } else {
-            0
-        }
-    })
+    // Three bytes of room: `put_utf8` writes 1 to 3 bytes, and 0 (stop) for an astral value.
+    run_direct::<u8, 3>(src, buf, pos, single, pair, |out, c| put_utf8(c, out))
 }
 
 /// [`run_to_utf8`] into UTF-16: the same characters, while two input bytes and two code

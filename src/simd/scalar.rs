@@ -361,14 +361,13 @@ pub(crate) fn pairs_to_utf8(src: &[u8], tables: &PairTables, dst: &mut [u8]) -> 
         let Some(code_point) = src.get(read + 1).and_then(|&trail| tables.plain(byte, trail)) else {
             break;
         };
-        let Some(slots) = dst.get_mut(written..written + 3) else {
+        // Three bytes (a plain code point is in U+0800..=U+FFFF), or 0 if they do not fit.
+        let n = put_utf8(code_point, dst.get_mut(written..).unwrap_or_default());
+        if n == 0 {
             break;
-        };
-        slots[0] = 0xE0 | (code_point >> 12) as u8;
-        slots[1] = 0x80 | ((code_point >> 6) & 0x3F) as u8;
-        slots[2] = 0x80 | (code_point & 0x3F) as u8;
+        }
         read += 2;
-        written += 3;
+        written += n;
     }
     (read, written)
 }

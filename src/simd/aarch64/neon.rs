@@ -204,14 +204,15 @@ impl generic::single_byte::SingleByteVector for uint8x16_t {
     }
     #[inline(always)]
     unsafe fn compact_pairs(self, ones: u64, dst: *mut u8) -> usize {
-        use generic::single_byte::{COMPACT, TAIL8};
+        use generic::single_byte::TAIL8;
+        use generic::utf16_to_utf8::ROWS12;
         let m = ones as u8;
         let n = 16 - m.count_ones() as usize; // 8..=16
-        // SAFETY: the loads read 16-byte rows of `COMPACT` and `TAIL8` (`n - 8 <= 8`); the
+        // SAFETY: the loads read 16-byte rows of `ROWS12` and `TAIL8` (`n - 8 <= 8`); the
         // stores write `dst[..8]` and `dst[n - 8..n]`, within the `n` bytes the caller
         // guarantees. Indices 0x80 are out of range: `vqtbl1q` gives 0 there.
         unsafe {
-            let v = vqtbl1q_u8(self, vld1q_u8(COMPACT[usize::from(m)].as_ptr()));
+            let v = vqtbl1q_u8(self, vld1q_u8(ROWS12[usize::from(m)].as_ptr()));
             vst1_u8(dst, vget_low_u8(v));
             let tail = vqtbl1q_u8(v, vld1q_u8(TAIL8[n - 8].as_ptr()));
             vst1_u8(dst.add(n - 8), vget_low_u8(tail));
@@ -231,16 +232,15 @@ impl generic::single_byte::SingleByteVector for uint8x16_t {
     }
     #[inline(always)]
     unsafe fn compact_quads(self, ones: u64, threes: u64, dst: *mut u8) -> usize {
-        use generic::single_byte::{COMPACT4, quad_len};
-        let (o, t) = (ones as u8 & 0xF, threes as u8 & 0xF);
-        let n = quad_len(o, t); // 4..=12
+        use generic::single_byte::quad_row;
+        let (row, n) = quad_row(ones as u8, threes as u8); // n: 4..=12
         let mid = n.min(8) - 4;
-        // SAFETY: the loads read 16-byte rows of `COMPACT4` and `TAIL8` (`mid, n - 4 <= 8`).
+        // SAFETY: the loads read 16-byte row `row` and rows of `TAIL8` (`mid, n - 4 <= 8`).
         // The stores write 4 bytes at offsets 0, `mid` and `n - 4` (each `<= n - 4`), which
         // cover `dst[..n]`, the count the caller guarantees room for; unaligned writes, as
         // `write_unaligned` allows.
         unsafe {
-            let v = vqtbl1q_u8(self, vld1q_u8(COMPACT4[usize::from(o | t << 4)].as_ptr()));
+            let v = vqtbl1q_u8(self, vld1q_u8(row.as_ptr()));
             dst.cast::<u32>()
                 .write_unaligned(vgetq_lane_u32::<0>(vreinterpretq_u32_u8(v)));
             dst.add(mid).cast::<u32>().write_unaligned(bytes_from(v, mid));

@@ -38,6 +38,7 @@
 
 use super::super::scalar;
 use super::utf8::Utf8Vector;
+use super::utf16_to_utf8::ROWS123;
 
 /// What the single-byte algorithm needs beyond [`Utf8Vector`].
 pub(crate) trait SingleByteVector: Utf8Vector {
@@ -96,7 +97,7 @@ pub(crate) trait SingleByteVector: Utf8Vector {
 
     /// `self` holds `LANES / 2` pairs `(lead, cont)`; writes, in order, `lead` alone for pair
     /// `k` when bit `k` of `ones` is set, else `lead, cont`, from `dst`; returns the count.
-    /// Per 8 pairs: the shuffle `COMPACT[ones & 0xFF]`, a 16-byte store, and the last 8-byte
+    /// Per 8 pairs: the shuffle `ROWS12[ones & 0xFF]` (of the UTF-16 to UTF-8 transcoder), a 16-byte store, and the last 8-byte
     /// piece ending exactly at the count (`TAIL8`), so nothing is written past it.
     ///
     /// # Safety
@@ -115,7 +116,7 @@ pub(crate) trait SingleByteVector: Utf8Vector {
     /// `self` holds `LANES / 4` units as 4-byte slots `(b0, b1, b2, _)`; writes, in order,
     /// `b0` for unit `k` when bit `k` of `ones` is set, `b0, b1, b2` when bit `k` of `threes`
     /// is, else `b0, b1`, from `dst`; returns the count. Per 4 units: the shuffle
-    /// `COMPACT4[ones & 0xF | (threes & 0xF) << 4]`, then three 4-byte stores (from the
+    /// `quad_row(ones, threes)`, then three 4-byte stores (from the
     /// start, from `min(4, len - 4)`, ending at the end), so nothing is written past it.
     ///
     /// # Safety
@@ -125,62 +126,16 @@ pub(crate) trait SingleByteVector: Utf8Vector {
     unsafe fn compact_quads(self, ones: u64, threes: u64, dst: *mut u8) -> usize;
 }
 
-/// For 4 units as 4-byte slots, indexed by `ones | threes << 4` (bit `k`: unit `k` is 1 or
-/// 3 bytes; neither: 2), the shuffle keeping the bytes of each unit: indices, then 0x80.
-pub(crate) static COMPACT4: [[u8; 16]; 256] = {
-    let mut table = [[0x80u8; 16]; 256];
-    let mut index = 0;
-    while index < 256 {
-        let mut n = 0;
-        let mut k = 0;
-        while k < 4 {
-            let len = if index >> k & 1 != 0 {
-                1
-            } else if index >> (4 + k) & 1 != 0 {
-                3
-            } else {
-                2
-            };
-            let mut j = 0;
-            while j < len {
-                table[index][n] = (4 * k + j) as u8;
-                n += 1;
-                j += 1;
-            }
-            k += 1;
-        }
-        index += 1;
-    }
-    table
-};
-
-/// The length of the piece [`COMPACT4`] makes for 4 units: 4..=12 bytes.
+/// For 4 units as 4-byte slots (bit `k` of `ones`/`threes`: unit `k` is 1 or 3 bytes;
+/// neither: 2), the shuffle keeping the bytes of each unit (then zeroing indices) and their
+/// count, 4..=12: the UTF-16 to UTF-8 transcoder's `ROWS123`, indexed by its "not one byte"
+/// and "three bytes" bits.
 #[inline(always)]
-pub(crate) fn quad_len(ones: u8, threes: u8) -> usize {
-    8 - (ones & 0xF).count_ones() as usize + (threes & 0xF).count_ones() as usize
+pub(crate) fn quad_row(ones: u8, threes: u8) -> (&'static [u8; 16], usize) {
+    let (rows, lens) = &ROWS123;
+    let i = usize::from((!ones & 0xF) | (threes & 0xF) << 4);
+    (&rows[i], usize::from(lens[i]))
 }
-
-/// For each set of 1-byte units among 8 (bit `k`: unit `k` is 1 byte), the shuffle that
-/// compacts 8 `(lead, cont)` pairs: the indices of the bytes kept, then 0x80 (zero).
-pub(crate) static COMPACT: [[u8; 16]; 256] = {
-    let mut table = [[0x80u8; 16]; 256];
-    let mut ones = 0;
-    while ones < 256 {
-        let mut n = 0;
-        let mut k = 0;
-        while k < 8 {
-            table[ones][n] = 2 * k as u8;
-            n += 1;
-            if ones >> k & 1 == 0 {
-                table[ones][n] = 2 * k as u8 + 1;
-                n += 1;
-            }
-            k += 1;
-        }
-        ones += 1;
-    }
-    table
-};
 
 /// `TAIL8[s]` moves bytes `s..s + 8` to the front (`pshufb`/`tbl` pattern): the 8 bytes
 /// that end a compacted piece of `s + 8` bytes, stored so that they end exactly where it does.

@@ -88,8 +88,8 @@ const fn rows123() -> ([[u8; 16]; 256], [u8; 256]) {
     (rows, lens)
 }
 
-static ROWS12: [[u8; 16]; 256] = rows12();
-static ROWS123: ([[u8; 16]; 256], [u8; 256]) = rows123();
+pub(crate) static ROWS12: [[u8; 16]; 256] = rows12();
+pub(crate) static ROWS123: ([[u8; 16]; 256], [u8; 256]) = rows123();
 
 /// Bytes of output a step needs room for: 8 units of 3 bytes, the second half stored as a
 /// whole lane after up to 12 bytes.

@@ -260,20 +260,21 @@ impl generic::single_byte::SingleByteVector for __m256i {
     }
     #[inline(always)]
     unsafe fn compact_pairs(self, ones: u64, dst: *mut u8) -> usize {
-        use generic::single_byte::{COMPACT, TAIL8};
+        use generic::single_byte::TAIL8;
+        use generic::utf16_to_utf8::ROWS12;
         let (m0, m1) = (ones as u8, (ones >> 8) as u8);
         // Each piece of 8 pairs is 8..=16 bytes.
         let n0 = 16 - m0.count_ones() as usize;
         let n1 = 16 - m1.count_ones() as usize;
-        // SAFETY: the loads read 16-byte rows of `COMPACT` and `TAIL8` (`n1 - 8 <= 8`). The
+        // SAFETY: the loads read 16-byte rows of `ROWS12` and `TAIL8` (`n1 - 8 <= 8`). The
         // stores write `dst[..16]` (`16 <= n0 + n1`), `dst[n0..n0 + 8]` and
         // `dst[n0 + n1 - 8..n0 + n1]`: within the `n0 + n1` bytes the caller guarantees, and
         // the last two cover `dst[n0..16]` (`n0, n1 >= 8`), which the first filled with
         // bytes past the first piece. AVX2 per the trait contract.
         unsafe {
             let pattern = _mm256_inserti128_si256::<1>(
-                _mm256_castsi128_si256(_mm_loadu_si128(COMPACT[usize::from(m0)].as_ptr().cast())),
-                _mm_loadu_si128(COMPACT[usize::from(m1)].as_ptr().cast()),
+                _mm256_castsi128_si256(_mm_loadu_si128(ROWS12[usize::from(m0)].as_ptr().cast())),
+                _mm_loadu_si128(ROWS12[usize::from(m1)].as_ptr().cast()),
             );
             let v = _mm256_shuffle_epi8(self, pattern);
             _mm_storeu_si128(dst.cast(), _mm256_castsi256_si128(v));
@@ -298,20 +299,16 @@ impl generic::single_byte::SingleByteVector for __m256i {
     }
     #[inline(always)]
     unsafe fn compact_quads(self, ones: u64, threes: u64, dst: *mut u8) -> usize {
-        use generic::single_byte::{COMPACT4, quad_len};
-        let (o0, t0) = (ones as u8 & 0xF, threes as u8 & 0xF);
-        let (o1, t1) = ((ones >> 4) as u8 & 0xF, (threes >> 4) as u8 & 0xF);
-        let n0 = quad_len(o0, t0);
-        let n1 = quad_len(o1, t1);
-        // SAFETY: the loads read 16-byte rows of `COMPACT4`; `store_exact` writes `dst[..n0]`
+        use generic::single_byte::quad_row;
+        let (row0, n0) = quad_row(ones as u8, threes as u8);
+        let (row1, n1) = quad_row((ones >> 4) as u8, (threes >> 4) as u8);
+        // SAFETY: the loads read the 16-byte rows `row0`, `row1`; `store_exact` writes `dst[..n0]`
         // and `dst[n0..n0 + n1]`, the count the caller guarantees room for. AVX2 per the
         // trait contract.
         unsafe {
             let pattern = _mm256_inserti128_si256::<1>(
-                _mm256_castsi128_si256(_mm_loadu_si128(
-                    COMPACT4[usize::from(o0 | t0 << 4)].as_ptr().cast(),
-                )),
-                _mm_loadu_si128(COMPACT4[usize::from(o1 | t1 << 4)].as_ptr().cast()),
+                _mm256_castsi128_si256(_mm_loadu_si128(row0.as_ptr().cast())),
+                _mm_loadu_si128(row1.as_ptr().cast()),
             );
             let v = _mm256_shuffle_epi8(self, pattern);
             store_exact(_mm256_castsi256_si128(v), n0, dst);
