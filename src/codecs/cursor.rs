@@ -68,7 +68,8 @@ const STAGE: usize = 64;
 
 /// The most UTF-16 code units an encode run from UTF-8 converts at a time, where the
 /// transcoding kernels are vector kernels (larger than [`STAGE`]: the UTF-8 to UTF-16 kernel
-/// leaves less of each piece to its scalar tail).
+/// leaves less of each piece to its scalar tail; EUC-KR encode 1.0 -> 1.4 GB/s against 64,
+/// and 1024 measured slower, `simdenc bench --filter cjk-encode --level avx512`, 2026-11-23).
 const ENCODE_STAGE: usize = 256;
 
 /// Decoder output into UTF-8.
