@@ -66,6 +66,10 @@ pub(crate) trait Dest {
 /// transcoding kernels are vector kernels.
 const STAGE: usize = 64;
 
+/// The shortest input the vector pair kernels are handed (they finish a short end with a
+/// masked block; below this the codecs' own loop is as fast).
+const PAIRS_MIN: usize = 32;
+
 /// The most UTF-16 code units an encode run from UTF-8 converts at a time, where the
 /// transcoding kernels are vector kernels (larger than [`STAGE`]: the UTF-8 to UTF-16 kernel
 /// leaves less of each piece to its scalar tail; EUC-KR encode 1.0 -> 1.4 GB/s against 64,
@@ -147,7 +151,7 @@ impl Dest for Utf8Dest<'_> {
         single: &impl Fn(u8) -> u32,
         pair: &impl Fn(u8, u8) -> u32,
     ) -> usize {
-        if self.kernels.vector_pairs() && src.len() >= 64 {
+        if self.kernels.vector_pairs() && src.len() >= PAIRS_MIN {
             let (read, written) =
                 self.kernels
                     .pairs_to_utf8(src, pairs, self.buf.get_mut(self.pos..).unwrap_or_default());
@@ -281,7 +285,7 @@ impl Dest for Utf16Dest<'_> {
         single: &impl Fn(u8) -> u32,
         pair: &impl Fn(u8, u8) -> u32,
     ) -> usize {
-        if self.kernels.vector_pairs() && src.len() >= 64 {
+        if self.kernels.vector_pairs() && src.len() >= PAIRS_MIN {
             let (read, written) =
                 self.kernels
                     .pairs_to_utf16(src, pairs, self.buf.get_mut(self.pos..).unwrap_or_default());

@@ -90,6 +90,31 @@ pub(crate) trait Utf8Vector: Vector {
     /// # Safety
     /// The ISA is enabled in the caller.
     unsafe fn incomplete_limits() -> Self;
+
+    /// The `n` bytes at `src` (`n <= LANES`), zero in the lanes after them, reading nothing
+    /// past them: `Some` where the ISA has masked loads, `None` otherwise (the caller then
+    /// copies through a buffer).
+    ///
+    /// # Safety
+    /// - The ISA is enabled in the caller.
+    /// - `src` is valid for reading `n` bytes.
+    #[inline(always)]
+    unsafe fn load_partial(src: *const u8, n: usize) -> Option<Self> {
+        let _ = (src, n);
+        None
+    }
+
+    /// Stores the first `n` bytes of `self` (`n <= LANES`) to `dst`, writing nothing past
+    /// them; false (and nothing written) where the ISA has no masked stores.
+    ///
+    /// # Safety
+    /// - The ISA is enabled in the caller.
+    /// - `dst` is valid for writing `n` bytes.
+    #[inline(always)]
+    unsafe fn store_partial(self, dst: *mut u8, n: usize) -> bool {
+        let _ = (dst, n);
+        false
+    }
 }
 
 const TOO_SHORT: u8 = 1 << 0;
@@ -203,17 +228,31 @@ impl<V: Utf8Vector> Checker<V> {
     /// - `p` is valid for reading 64 bytes.
     #[inline(always)]
     unsafe fn block_has_error(&mut self, p: *const u8) -> bool {
-        // SAFETY: every load reads inside the 64 bytes at `p`; ISA enabled per contract.
+        // SAFETY: every load reads inside the 64 bytes at `p` (`i < BLOCK`); ISA enabled
+        // per contract.
+        unsafe { self.vectors_have_error(|i| V::load(p.add(i))) }
+    }
+
+    /// As [`Checker::block_has_error`], for the block whose vector at byte `i` (a multiple
+    /// of `V::LANES` below 64) is `load(i)`.
+    ///
+    /// # Safety
+    /// - The ISA is enabled in the caller.
+    /// - `load` may be called with those `i`.
+    #[inline(always)]
+    unsafe fn vectors_have_error(&mut self, load: impl Fn(usize) -> V) -> bool {
+        // SAFETY: `load` is called only with multiples of `V::LANES` below `BLOCK`, per
+        // contract; ISA enabled per contract.
         unsafe {
             let mut any_high = V::splat(0);
             let mut i = 0;
             while i < BLOCK {
-                any_high = any_high.or(V::load(p.add(i)));
+                any_high = any_high.or(load(i));
                 i += V::LANES;
             }
             if any_high.high_mask() == 0 {
                 let error = self.prev_incomplete.any();
-                self.prev = V::load(p.add(BLOCK - V::LANES));
+                self.prev = load(BLOCK - V::LANES);
                 self.prev_incomplete = V::splat(0);
                 self.ascii = true;
                 return error;
@@ -222,7 +261,7 @@ impl<V: Utf8Vector> Checker<V> {
             let mut error = V::splat(0);
             let mut i = 0;
             while i < BLOCK {
-                let v = V::load(p.add(i));
+                let v = load(i);
                 error = error.or(self.check(v));
                 self.prev = v;
                 i += V::LANES;
@@ -257,8 +296,15 @@ impl<V: Utf8Vector> Checker<V> {
     /// The ISA is enabled in the caller.
     #[inline(always)]
     unsafe fn tail_is_valid(&mut self, tail: &[u8]) -> bool {
-        let mut block = [0u8; BLOCK];
         let n = tail.len().min(BLOCK);
+        if V::LANES == BLOCK {
+            // SAFETY: `tail` has `n` readable bytes; ISA enabled per contract.
+            if let Some(v) = unsafe { V::load_partial(tail.as_ptr(), n) } {
+                // SAFETY: the block is one vector, `v`; ISA enabled per contract.
+                return unsafe { !self.vectors_have_error(|_| v) };
+            }
+        }
+        let mut block = [0u8; BLOCK];
         block[..n].copy_from_slice(&tail[..n]);
         // SAFETY: `block` has 64 readable bytes; ISA enabled per contract.
         unsafe { !self.block_has_error(block.as_ptr()) }
@@ -370,6 +416,34 @@ pub(crate) unsafe fn valid_up_to<V: Utf8Vector>(src: &[u8]) -> usize {
     p + scalar::utf8_valid_up_to(&src[p..])
 }
 
+/// Copies `src[from..to]` to `dst[from..to]`: whole vectors, then the rest with one masked
+/// store where the ISA has them (short inputs then make no call to `memcpy`).
+///
+/// # Safety
+/// The ISA of `V` is enabled in the caller.
+#[inline(always)]
+unsafe fn copy_range<V: Utf8Vector>(src: &[u8], dst: &mut [u8], from: usize, to: usize) {
+    let (src, dst) = (&src[from..to], &mut dst[from..to]);
+    let n = src.len();
+    let mut k = 0;
+    // SAFETY: every access is inside the `n` bytes of both slices: whole vectors while
+    // `k + LANES <= n`, then `n - k < LANES` bytes; ISA enabled per contract.
+    unsafe {
+        while k + V::LANES <= n {
+            V::load(src.as_ptr().add(k)).store(dst.as_mut_ptr().add(k));
+            k += V::LANES;
+        }
+        if k < n {
+            if let Some(v) = V::load_partial(src.as_ptr().add(k), n - k)
+                && v.store_partial(dst.as_mut_ptr().add(k), n - k)
+            {
+                return;
+            }
+            dst[k..].copy_from_slice(&src[k..]);
+        }
+    }
+}
+
 /// # Safety
 /// The ISA of `V` is enabled in the caller.
 #[inline(always)]
@@ -422,12 +496,14 @@ pub(crate) unsafe fn copy_valid<V: Utf8Vector>(src: &[u8], dst: &mut [u8]) -> (u
     // SAFETY: ISA enabled per contract.
     if !failed && i < limit && unsafe { checker.tail_is_valid(&src[i..limit]) } {
         // Valid to `limit`, ending with a whole character.
-        dst[copied..limit].copy_from_slice(&src[copied..limit]);
+        // SAFETY: ISA enabled per contract.
+        unsafe { copy_range::<V>(src, dst, copied, limit) };
         return (limit, limit);
     }
     // Everything before `i` is valid, the characters up to `end` complete.
     let end = char_start(src, i);
-    dst[copied..end].copy_from_slice(&src[copied..end]);
+    // SAFETY: ISA enabled per contract.
+    unsafe { copy_range::<V>(src, dst, copied, end) };
     let copied = end;
     let (read, written) = scalar::utf8_copy_valid(&src[copied..], &mut dst[copied..]);
     (copied + read, copied + written)

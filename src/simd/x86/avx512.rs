@@ -166,6 +166,25 @@ impl generic::utf8::Utf8Vector for __m512i {
         // SAFETY: 64 readable bytes; AVX-512F per the trait contract.
         unsafe { _mm512_loadu_si512(limits.as_ptr().cast()) }
     }
+    #[inline(always)]
+    unsafe fn load_partial(src: *const u8, n: usize) -> Option<Self> {
+        // SAFETY: the mask selects the first `n` bytes, which the caller guarantees
+        // readable; masked-off bytes are not read (faults suppressed); AVX-512BW per the
+        // trait contract.
+        unsafe {
+            Some(_mm512_maskz_loadu_epi8(
+                super::avx512_transcode::low_bits64(n),
+                src.cast(),
+            ))
+        }
+    }
+    #[inline(always)]
+    unsafe fn store_partial(self, dst: *mut u8, n: usize) -> bool {
+        // SAFETY: the mask selects the first `n` bytes, which the caller guarantees
+        // writable; masked-off bytes are not written; AVX-512BW per the trait contract.
+        unsafe { _mm512_mask_storeu_epi8(dst.cast(), super::avx512_transcode::low_bits64(n), self) };
+        true
+    }
 }
 
 /// For each 128-bit lane of `cur`, the lane before it in the stream `prev ++ cur`.

@@ -13,6 +13,8 @@
 //!     at or above the limit; gather the code points; stop if any is not plain
 //!     output, 16 input bytes at a time: ASCII bytes widened, each lead's character expanded
 //!     into its lane, trails dropped; compress the kept bytes and store them
+//! fewer than 64 bytes left (and no block stopped): one more block of them, loaded with a
+//!     mask (zeros after them), if its output fits exactly
 //! the scalar kernel finishes (from the block that stopped, if one did)
 //! ```
 //! Every check comes before any output of its block, and the scalar kernel decodes a
@@ -22,6 +24,7 @@ use core::arch::x86_64::*;
 
 use super::super::scalar;
 use super::super::{EncodeTables, Lookup, PairTables};
+use super::avx512_transcode::low_bits64;
 
 /// The lookup tables in registers, and the gather parameters.
 struct Tables {
@@ -89,17 +92,16 @@ struct Block {
     code_points: [__m512i; 2],
 }
 
+/// The characters of the first `len` bytes of `v` (`1..=64`; the bytes after them are 0).
+///
 /// # Safety
 /// - The AVX-512 level's features are enabled in the caller.
-/// - `src` is valid for reading 64 bytes.
 /// - `t` was loaded from `tables`.
 #[inline(always)]
-unsafe fn block(src: *const u8, t: &Tables, tables: &PairTables) -> Option<Block> {
-    // SAFETY: 64 readable bytes at `src`; `gather` is called only with lanes whose pointer
-    // was checked to be below `tables.index.limit()` (its contract); AVX-512 per the
-    // caller's contract.
+unsafe fn block(v: __m512i, len: usize, t: &Tables, tables: &PairTables) -> Option<Block> {
+    // SAFETY: `gather` is called only with lanes whose pointer was checked to be below
+    // `tables.index.limit()` (its contract); AVX-512 per the caller's contract.
     unsafe {
-        let v = _mm512_loadu_si512(src.cast());
         let high = _mm512_movepi8_mask(v);
         let row = _mm512_permutex2var_epi8(t.row[0], v, t.row[1]);
         let lead_capable = high & _mm512_test_epi8_mask(row, row);
@@ -108,13 +110,15 @@ unsafe fn block(src: *const u8, t: &Tables, tables: &PairTables) -> Option<Block
         const EVEN: u64 = 0x5555_5555_5555_5555;
         let even_runs = lead_capable.wrapping_add(starts & !EVEN) & lead_capable;
         let mut leads = (even_runs & EVEN) | (lead_capable & !even_runs & !EVEN);
-        let mut valid = u64::MAX;
-        let mut read = 64;
-        if leads >> 63 != 0 {
-            leads &= !(1 << 63);
-            valid >>= 1;
-            read = 63;
-        }
+        // A lead in the last byte: its trail is not here; stop before it.
+        let last = 1u64 << (len - 1);
+        let read = if leads & last != 0 {
+            leads &= !last;
+            len - 1
+        } else {
+            len
+        };
+        let valid = low_bits64(read);
         let trails = leads << 1;
         if high & !(leads | trails) & valid != 0 {
             return None;
@@ -213,17 +217,19 @@ type ScalarPairs<T> = fn(&[u8], &PairTables, &mut [T]) -> (usize, usize);
 
 /// The block loop of both pair kernels: while 64 input bytes and `ROOM` code units of room
 /// remain, decodes a block (or stops at one that is not plain) and hands each of its four
-/// groups to `put`, which writes them at the given position and returns the units written;
-/// the scalar kernel `tail` finishes.
+/// groups to `put`, which writes them at the given position and returns the units written.
+/// Fewer than 64 bytes at the end are one more block, loaded with a mask, if its output
+/// fits exactly (a lead takes `1 + EXTRA` units, another kept byte 1). The scalar kernel
+/// `tail` finishes.
 ///
 /// # Safety
 /// - The AVX-512 level's features are enabled in the caller.
-/// - `put` writes at most `ROOM` units per block, in all four groups together, at the
-///   position it is given (which has `ROOM` units of room at the start of the block).
-/// - `ROOM >= 64`, and `ascii` writes the 64 units of an all-ASCII block at the position it
-///   is given.
+/// - `put` writes the units of the group's kept bytes and no more — `1 + EXTRA` per lead, 1
+///   per other kept byte — at the position it is given.
+/// - `ROOM` is at least what `put` writes for a whole block, and at least 64; `ascii`
+///   writes the 64 units of an all-ASCII block at the position it is given.
 #[inline(always)]
-unsafe fn pair_blocks<T, const ROOM: usize>(
+unsafe fn pair_blocks<T, const ROOM: usize, const EXTRA: u32>(
     src: &[u8],
     tables: &PairTables,
     dst: &mut [T],
@@ -231,8 +237,8 @@ unsafe fn pair_blocks<T, const ROOM: usize>(
     ascii: impl Fn(__m512i, *mut T),
     put: impl Fn(&Block, usize, *mut T) -> usize,
 ) -> (usize, usize) {
-    if src.len() < 64 {
-        // No whole block: skip loading the tables into registers.
+    if src.len() < SHORT {
+        // Too short to pay for loading the tables into registers.
         return tail(src, tables, dst);
     }
     let (mut read, mut written) = (0, 0);
@@ -249,8 +255,8 @@ unsafe fn pair_blocks<T, const ROOM: usize>(
             written += 64;
             continue;
         }
-        // SAFETY: `read + 64 <= src.len()`; AVX-512 per the contract; `t` is from `tables`.
-        let Some(b) = (unsafe { block(src.as_ptr().add(read), &t, tables) }) else {
+        // SAFETY: AVX-512 per the contract; `t` is from `tables`.
+        let Some(b) = (unsafe { block(v, 64, &t, tables) }) else {
             break;
         };
         for g in 0..4 {
@@ -260,9 +266,32 @@ unsafe fn pair_blocks<T, const ROOM: usize>(
         }
         read += b.read;
     }
+    let rest = src.len() - read;
+    if rest > 0 && rest < 64 {
+        // SAFETY: the mask reads `src[read..src.len()]` only (masked-off bytes are not
+        // read, and are 0 in `v`); AVX-512 per the contract; `t` is from `tables`.
+        let b = unsafe {
+            let v = _mm512_maskz_loadu_epi8(low_bits64(rest), src.as_ptr().add(read).cast());
+            block(v, rest, &t, tables)
+        };
+        if let Some(b) = b {
+            let units = (b.valid & !b.trails).count_ones() + EXTRA * b.leads.count_ones();
+            if written + units as usize <= dst.len() {
+                for g in 0..4 {
+                    // The block's units fit (checked just above), and `put` writes exactly
+                    // them (caller's contract).
+                    written += put(&b, g, dst[written..].as_mut_ptr());
+                }
+                read += b.read;
+            }
+        }
+    }
     let (r, w) = tail(&src[read..], tables, &mut dst[written..]);
     (read + r, written + w)
 }
+
+/// Inputs shorter than this go to the scalar kernel.
+const SHORT: usize = 32;
 
 #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512vbmi,avx512vbmi2,bmi2,popcnt")]
 pub(crate) fn pairs_to_utf8(src: &[u8], tables: &PairTables, dst: &mut [u8]) -> (usize, usize) {
@@ -308,7 +337,7 @@ pub(crate) fn pairs_to_utf8(src: &[u8], tables: &PairTables, dst: &mut [u8]) -> 
     };
     // SAFETY: AVX-512 is enabled on this function; a block writes at most 96 bytes (32 pairs
     // of 3, or 64 ASCII bytes), which is the ROOM given.
-    unsafe { pair_blocks::<u8, 96>(src, tables, dst, scalar::pairs_to_utf8, ascii, put) }
+    unsafe { pair_blocks::<u8, 96, 2>(src, tables, dst, scalar::pairs_to_utf8, ascii, put) }
 }
 
 #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512vbmi,avx512vbmi2,bmi2,popcnt")]
@@ -340,7 +369,7 @@ pub(crate) fn pairs_to_utf16(src: &[u8], tables: &PairTables, dst: &mut [u16]) -
     };
     // SAFETY: AVX-512 is enabled on this function; a block writes at most 64 units (one per
     // byte), which is the ROOM given.
-    unsafe { pair_blocks::<u16, 64>(src, tables, dst, scalar::pairs_to_utf16, ascii, put) }
+    unsafe { pair_blocks::<u16, 64, 0>(src, tables, dst, scalar::pairs_to_utf16, ascii, put) }
 }
 
 /// Encodes 32 code units at a time: ASCII as is, the others through the pages (a 256-entry

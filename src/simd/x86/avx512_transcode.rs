@@ -157,7 +157,7 @@ unsafe fn load_const(c: &Bytes64) -> __m512i {
 
 /// The mask of the low `n` bits (all of them for `n >= 64`); `bzhi` where BMI2 is enabled.
 #[inline(always)]
-fn low_bits64(n: usize) -> u64 {
+pub(super) fn low_bits64(n: usize) -> u64 {
     if n >= 64 { !0 } else { (1 << n) - 1 }
 }
 
