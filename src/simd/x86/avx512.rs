@@ -167,6 +167,34 @@ impl generic::utf8::Utf8Vector for __m512i {
         unsafe { _mm512_loadu_si512(limits.as_ptr().cast()) }
     }
     #[inline(always)]
+    unsafe fn lookup_high(self, table: Self) -> Self {
+        // SAFETY: AVX-512BW/VBMI per the trait contract. `vpermb` indexes by the low 6 bits,
+        // and `table` repeats its 16 entries every 16 bytes, so bits 4-5 (the neighbour
+        // byte's, after the 16-bit shift) do not matter: no mask needed.
+        unsafe { _mm512_permutexvar_epi8(_mm512_srli_epi16::<4>(self), table) }
+    }
+    #[inline(always)]
+    unsafe fn lookup_low(self, table: Self) -> Self {
+        // SAFETY: AVX-512VBMI per the trait contract; as `lookup_high`, bits 4-5 do not
+        // matter and bits 6-7 are not used.
+        unsafe { _mm512_permutexvar_epi8(self, table) }
+    }
+    #[inline(always)]
+    unsafe fn and3(self, b: Self, c: Self) -> Self {
+        // SAFETY: AVX-512F per the trait contract. Truth table of a & b & c.
+        unsafe { _mm512_ternarylogic_epi32::<0x80>(self, b, c) }
+    }
+    #[inline(always)]
+    unsafe fn or_and(self, b: Self, c: Self) -> Self {
+        // SAFETY: AVX-512F per the trait contract. Truth table of (a | b) & c.
+        unsafe { _mm512_ternarylogic_epi32::<0xA8>(self, b, c) }
+    }
+    #[inline(always)]
+    unsafe fn or_xor(self, b: Self, c: Self) -> Self {
+        // SAFETY: AVX-512F per the trait contract. Truth table of a | (b ^ c).
+        unsafe { _mm512_ternarylogic_epi32::<0xF6>(self, b, c) }
+    }
+    #[inline(always)]
     unsafe fn load_partial(src: *const u8, n: usize) -> Option<Self> {
         // SAFETY: the mask selects the first `n` bytes, which the caller guarantees
         // readable; masked-off bytes are not read (faults suppressed); AVX-512BW per the
