@@ -82,7 +82,7 @@ unsafe fn gather(m: __mmask16, index: __m512i, table: Lookup) -> __m512i {
 }
 
 /// One block's characters: lead and trail masks, bytes read, and the code points of the
-/// leads, 16 per vector, in order. `None` if the block has a character that is not plain.
+/// leads (or what the kernel made of them: `block`'s `encode`), 16 per vector, in order. `None` if the block has a character that is not plain.
 struct Block {
     v: __m512i,
     leads: u64,
@@ -92,13 +92,20 @@ struct Block {
     code_points: [__m512i; 2],
 }
 
-/// The characters of the first `len` bytes of `v` (`1..=64`; the bytes after them are 0).
+/// The characters of the first `len` bytes of `v` (`1..=64`; the bytes after them are 0),
+/// with `encode` applied to the vectors of the leads' code points.
 ///
 /// # Safety
 /// - The AVX-512 level's features are enabled in the caller.
 /// - `t` was loaded from `tables`.
 #[inline(always)]
-unsafe fn block(v: __m512i, len: usize, t: &Tables, tables: &PairTables) -> Option<Block> {
+unsafe fn block(
+    v: __m512i,
+    len: usize,
+    t: &Tables,
+    tables: &PairTables,
+    encode: impl Fn(__m512i) -> __m512i,
+) -> Option<Block> {
     // SAFETY: `gather` is called only with lanes whose pointer was checked to be below
     // `tables.index.limit()` (its contract); AVX-512 per the caller's contract.
     unsafe {
@@ -164,7 +171,7 @@ unsafe fn block(v: __m512i, len: usize, t: &Tables, tables: &PairTables) -> Opti
             if low | astral | surrogate != 0 {
                 return None;
             }
-            *slot = cp;
+            *slot = encode(cp);
         }
         Some(Block {
             v,
@@ -235,6 +242,7 @@ unsafe fn pair_blocks<T, const ROOM: usize, const EXTRA: u32>(
     dst: &mut [T],
     tail: ScalarPairs<T>,
     ascii: impl Fn(__m512i, *mut T),
+    encode: impl Fn(__m512i) -> __m512i + Copy,
     put: impl Fn(&Block, usize, *mut T) -> usize,
 ) -> (usize, usize) {
     if src.len() < SHORT {
@@ -256,7 +264,7 @@ unsafe fn pair_blocks<T, const ROOM: usize, const EXTRA: u32>(
             continue;
         }
         // SAFETY: AVX-512 per the contract; `t` is from `tables`.
-        let Some(b) = (unsafe { block(v, 64, &t, tables) }) else {
+        let Some(b) = (unsafe { block(v, 64, &t, tables, encode) }) else {
             break;
         };
         for g in 0..4 {
@@ -272,7 +280,7 @@ unsafe fn pair_blocks<T, const ROOM: usize, const EXTRA: u32>(
         // read, and are 0 in `v`); AVX-512 per the contract; `t` is from `tables`.
         let b = unsafe {
             let v = _mm512_maskz_loadu_epi8(low_bits64(rest), src.as_ptr().add(read).cast());
-            block(v, rest, &t, tables)
+            block(v, rest, &t, tables, encode)
         };
         if let Some(b) = b {
             let units = (b.valid & !b.trails).count_ones() + EXTRA * b.leads.count_ones();
@@ -295,27 +303,30 @@ const SHORT: usize = 32;
 
 #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512vbmi,avx512vbmi2,bmi2,popcnt")]
 pub(crate) fn pairs_to_utf8(src: &[u8], tables: &PairTables, dst: &mut [u8]) -> (usize, usize) {
+    // The UTF-8 of the leads' code points (U+0800..=U+FFFF: three bytes) in their u32 lanes,
+    // once per block rather than once per group.
+    let utf8_lanes = |cp: __m512i| {
+        _mm512_or_si512(
+            _mm512_or_si512(
+                _mm512_or_si512(_mm512_srli_epi32::<12>(cp), _mm512_set1_epi32(0xE0)),
+                _mm512_slli_epi32::<8>(_mm512_or_si512(
+                    _mm512_and_si512(_mm512_srli_epi32::<6>(cp), _mm512_set1_epi32(0x3F)),
+                    _mm512_set1_epi32(0x80),
+                )),
+            ),
+            _mm512_slli_epi32::<16>(_mm512_or_si512(
+                _mm512_and_si512(cp, _mm512_set1_epi32(0x3F)),
+                _mm512_set1_epi32(0x80),
+            )),
+        )
+    };
     let put = |b: &Block, g: usize, out: *mut u8| -> usize {
         // SAFETY: AVX-512 is enabled in the enclosing function. The masked store writes
         // `popcnt(keep)` bytes at `out`: 1 per kept ASCII byte and 3 per lead, within
         // the block's 96 (`pair_blocks`).
         unsafe {
-            let (cp, leads, kept) = group(b, g);
-            // UTF-8 of the leads' code points (U+0800..=U+FFFF: three bytes) in place.
-            let three = _mm512_or_si512(
-                _mm512_or_si512(
-                    _mm512_or_si512(_mm512_srli_epi32::<12>(cp), _mm512_set1_epi32(0xE0)),
-                    _mm512_slli_epi32::<8>(_mm512_or_si512(
-                        _mm512_and_si512(_mm512_srli_epi32::<6>(cp), _mm512_set1_epi32(0x3F)),
-                        _mm512_set1_epi32(0x80),
-                    )),
-                ),
-                _mm512_slli_epi32::<16>(_mm512_or_si512(
-                    _mm512_and_si512(cp, _mm512_set1_epi32(0x3F)),
-                    _mm512_set1_epi32(0x80),
-                )),
-            );
-            let lanes = _mm512_mask_blend_epi32(leads, cp, three);
+            // The leads' lanes hold their UTF-8 already (`utf8_lanes`).
+            let (lanes, leads, kept) = group(b, g);
             let flags = _mm512_maskz_mov_epi32(
                 kept,
                 _mm512_mask_blend_epi32(leads, _mm512_set1_epi32(0x80), _mm512_set1_epi32(0x80_8080)),
@@ -337,7 +348,7 @@ pub(crate) fn pairs_to_utf8(src: &[u8], tables: &PairTables, dst: &mut [u8]) -> 
     };
     // SAFETY: AVX-512 is enabled on this function; a block writes at most 96 bytes (32 pairs
     // of 3, or 64 ASCII bytes), which is the ROOM given.
-    unsafe { pair_blocks::<u8, 96, 2>(src, tables, dst, scalar::pairs_to_utf8, ascii, put) }
+    unsafe { pair_blocks::<u8, 96, 2>(src, tables, dst, scalar::pairs_to_utf8, ascii, utf8_lanes, put) }
 }
 
 #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512vbmi,avx512vbmi2,bmi2,popcnt")]
@@ -369,7 +380,7 @@ pub(crate) fn pairs_to_utf16(src: &[u8], tables: &PairTables, dst: &mut [u16]) -
     };
     // SAFETY: AVX-512 is enabled on this function; a block writes at most 64 units (one per
     // byte), which is the ROOM given.
-    unsafe { pair_blocks::<u16, 64, 0>(src, tables, dst, scalar::pairs_to_utf16, ascii, put) }
+    unsafe { pair_blocks::<u16, 64, 0>(src, tables, dst, scalar::pairs_to_utf16, ascii, |cp| cp, put) }
 }
 
 /// Encodes 32 code units at a time: ASCII as is, the others through the pages (a 256-entry
