@@ -513,7 +513,9 @@ pub(crate) fn utf8_to_utf16(src: &[u8], dst: &mut [u16]) -> (usize, usize) {
         };
         let high = _mm512_movepi8_mask(v);
         if high == 0 {
-            if w + n > dst.len() {
+            // As many as fit.
+            let n = n.min(dst.len() - w);
+            if n == 0 {
                 break;
             }
             let lo = _mm512_cvtepu8_epi16(_mm512_castsi512_si256(v));
@@ -535,10 +537,8 @@ pub(crate) fn utf8_to_utf16(src: &[u8], dst: &mut [u16]) -> (usize, usize) {
         let m3 = _mm512_cmpge_epu8_mask(v, _mm512_set1_epi8(0xE0u8 as i8));
         let cont = high & !m2;
         // Runs of 4-byte characters (emoji) and of 3-byte characters (CJK) in u32 lanes.
-        if n == 64 && m2 == PURE_4 && m3 == PURE_4 && cont == !PURE_4 {
-            if w + 32 > dst.len() {
-                break;
-            }
+        // (Without the room for all of a run, the general path below converts what fits.)
+        if n == 64 && m2 == PURE_4 && m3 == PURE_4 && cont == !PURE_4 && w + 32 <= dst.len() {
             // SAFETY: the features are enabled on this function.
             let Some(units) = (unsafe { pure4_to_utf16(v) }) else {
                 break;
@@ -549,10 +549,7 @@ pub(crate) fn utf8_to_utf16(src: &[u8], dst: &mut [u16]) -> (usize, usize) {
             w += 32;
             continue;
         }
-        if n == 64 && m2 == PURE_3 && m3 == PURE_3 && cont == !PURE_3 {
-            if w + 21 > dst.len() {
-                break;
-            }
+        if n == 64 && m2 == PURE_3 && m3 == PURE_3 && cont == !PURE_3 && w + 21 <= dst.len() {
             // SAFETY: the features are enabled on this function.
             if let Some(units) = unsafe { pure3_to_utf16(v, &k) } {
                 // SAFETY: `w + 21 <= dst.len()`: the masked store writes `dst[w..w + 21]`.
@@ -573,10 +570,24 @@ pub(crate) fn utf8_to_utf16(src: &[u8], dst: &mut [u16]) -> (usize, usize) {
         } else {
             n
         };
-        let out = (!cont | (m4 << 1)) & low_bits64(consumed);
-        let units = out.count_ones() as usize;
+        let mut out = (!cont | (m4 << 1)) & low_bits64(consumed);
+        let mut units = out.count_ones() as usize;
+        let mut consumed = consumed;
         if w + units > dst.len() {
-            break;
+            // The characters whose units fit, as the scalar kernel would convert them: cut
+            // before the first unit that does not fit (`out` marks where each unit starts),
+            // or before its character if it is the second unit of a 4-byte one.
+            let room = dst.len() - w;
+            let mut cut = _pdep_u64(1 << room, out).trailing_zeros() as usize;
+            if (m4 << 1) >> cut & 1 != 0 {
+                cut -= 1;
+            }
+            if cut == 0 {
+                break;
+            }
+            consumed = cut;
+            out &= low_bits64(cut);
+            units = out.count_ones() as usize;
         }
         if m2 == m3 && m4 == 0 && units <= 32 {
             // Characters of 1 and 3 bytes only, 32 at most: one u32 lane each.
