@@ -147,7 +147,7 @@ impl Dest for Utf8Dest<'_> {
         single: &impl Fn(u8) -> u32,
         pair: &impl Fn(u8, u8) -> u32,
     ) -> usize {
-        if self.kernels.vector_pairs() && src.len() >= 64 {
+        if self.kernels.vector_pair_decode() && src.len() >= 64 {
             let (read, written) =
                 self.kernels
                     .pairs_to_utf8(src, pairs, self.buf.get_mut(self.pos..).unwrap_or_default());
@@ -281,7 +281,7 @@ impl Dest for Utf16Dest<'_> {
         single: &impl Fn(u8) -> u32,
         pair: &impl Fn(u8, u8) -> u32,
     ) -> usize {
-        if self.kernels.vector_pairs() && src.len() >= 64 {
+        if self.kernels.vector_pair_decode() && src.len() >= 64 {
             let (read, written) =
                 self.kernels
                     .pairs_to_utf16(src, pairs, self.buf.get_mut(self.pos..).unwrap_or_default());
@@ -453,7 +453,7 @@ impl Source for Utf8Source<'_> {
                 let before = p;
                 let mut rest = &stage[..units];
                 if let Some(tables) = tables
-                    && self.kernels.vector_pairs()
+                    && self.kernels.vector_units_encode()
                 {
                     // The plain units in bulk (BMP, not surrogates: 1 to 3 UTF-8 bytes each).
                     let (k, n) =
@@ -602,7 +602,7 @@ impl Source for Utf16Source<'_> {
         while let Some(&u) = units.get(p) {
             if u >= 0x80
                 && let Some(tables) = tables
-                && self.kernels.vector_pairs()
+                && self.kernels.vector_units_encode()
             {
                 let (k, n) =
                     self.kernels
