@@ -62,6 +62,12 @@ pub(crate) trait Dest {
     fn utf8_valid(&mut self, src: &[u8]) -> usize;
 }
 
+/// The input bytes a legacy decode run takes without the pair kernels where they stopped
+/// at once (at a character they leave to the codec: a single byte, a code point below
+/// U+0800), before handing the rest back to them. Without the bound, the run went on at
+/// its own pace to the next stop of its own (an ASCII run, often thousands of bytes on).
+const RESUME: usize = 32;
+
 /// The most UTF-16 code units a legacy decode run into UTF-8 stages at a time, where the
 /// transcoding kernels are vector kernels.
 const STAGE: usize = 64;
@@ -147,6 +153,7 @@ impl Dest for Utf8Dest<'_> {
         single: &impl Fn(u8) -> u32,
         pair: &impl Fn(u8, u8) -> u32,
     ) -> usize {
+        let mut src = src;
         if self.kernels.vector_pair_decode() && src.len() >= 64 {
             let (read, written) =
                 self.kernels
@@ -155,6 +162,7 @@ impl Dest for Utf8Dest<'_> {
             if read > 0 {
                 return read;
             }
+            src = &src[..RESUME];
         }
         // With vector transcoders, staging UTF-16 and converting it in bulk is faster than
         // writing 1–3 bytes per character, once there is enough input and room to amortise
@@ -281,6 +289,7 @@ impl Dest for Utf16Dest<'_> {
         single: &impl Fn(u8) -> u32,
         pair: &impl Fn(u8, u8) -> u32,
     ) -> usize {
+        let mut src = src;
         if self.kernels.vector_pair_decode() && src.len() >= 64 {
             let (read, written) =
                 self.kernels
@@ -289,6 +298,7 @@ impl Dest for Utf16Dest<'_> {
             if read > 0 {
                 return read;
             }
+            src = &src[..RESUME];
         }
         runs::run_to_utf16(src, self.buf, &mut self.pos, single, pair)
     }
