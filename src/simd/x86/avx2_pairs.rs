@@ -513,7 +513,7 @@ unsafe fn mixed_utf8(b: &Block, out: *mut u8) {
         // Row index of piece q (input bytes 4q..4q + 4): kept | leads << 4 of its bytes.
         let even = (b.kept & 0x0F0F_0F0F) | (b.leads & 0x0F0F_0F0F) << 4;
         let odd = (b.kept >> 4 & 0x0F0F_0F0F) | (b.leads & 0xF0F0_F0F0);
-        let index = |q: usize| (if q % 2 == 0 { even } else { odd } >> (8 * (q / 2)) & 0xFF) as usize;
+        let index = |q: usize| ([even, odd][q % 2] >> (8 * (q / 2)) & 0xFF) as usize;
         let (rows, lens) = &ROWS013;
         let mut at = 0;
         // Pieces q and q + 4 are the two 128-bit lanes of `lanes[q]`.
