@@ -550,14 +550,16 @@ unsafe fn mixed_utf16(b: &Block, out: *mut u16) {
     unsafe {
         let (x, _) = units(b);
         let kept = |g: u32| (b.kept >> (8 * g) & 0xFF) as usize;
-        // Pieces: 0 and 2 in the lanes of `x[0]`, 1 and 3 in those of `x[1]`.
-        let pieces = [0, 1].map(|h| {
+        // Pieces: 0 and 2 in the lanes of `x[0]`, 1 and 3 in those of `x[1]`. (A loop, not
+        // `array::map`: its closure is a function of its own, without AVX2 enabled.)
+        let mut pieces = [_mm256_setzero_si256(); 2];
+        for (h, piece) in pieces.iter_mut().enumerate() {
             let pattern = _mm256_inserti128_si256::<1>(
-                _mm256_castsi128_si256(_mm_loadu_si128(ROWS16[kept(h)].as_ptr().cast())),
-                _mm_loadu_si128(ROWS16[kept(h + 2)].as_ptr().cast()),
+                _mm256_castsi128_si256(_mm_loadu_si128(ROWS16[kept(h as u32)].as_ptr().cast())),
+                _mm_loadu_si128(ROWS16[kept(h as u32 + 2)].as_ptr().cast()),
             );
-            _mm256_shuffle_epi8(x[h as usize], pattern)
-        });
+            *piece = _mm256_shuffle_epi8(x[h], pattern);
+        }
         let mut at = 0;
         for g in 0..4u32 {
             let piece = pieces[(g % 2) as usize];
