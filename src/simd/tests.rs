@@ -476,13 +476,17 @@ fn pair_kernels_edge_code_points() {
     for (col, b) in (0x40..=0x7E).chain(0x80..=0xFE).enumerate() {
         trail_col[b] = col as u8;
     }
-    // Mostly ordinary code points, so that whole blocks go through before an edge.
-    let values: Vec<u32> = (0..126 * 190)
+    // Mostly ordinary code points, so that whole blocks go through before an edge; 300
+    // pointers short, so that some are at or above the limit, and the last entries below
+    // it plain (where a kernel might read instead).
+    let mut values: Vec<u32> = (0..126 * 190 - 300)
         .map(|_| match next() % 256 {
             e @ 0..10 => EDGES[e as usize],
             _ => 0x4E00 + (next() % 0x5000) as u32,
         })
         .collect();
+    let n = values.len();
+    values[n - 2..].fill(0x4E01);
     let u16s: &'static [u16] = Vec::leak(values.iter().map(|&v| v as u16).collect());
     let u32s: &'static [u32] = Vec::leak(values.clone());
     for index in [Lookup::U16(u16s), Lookup::U32(u32s)] {
