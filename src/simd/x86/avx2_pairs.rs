@@ -316,8 +316,8 @@ unsafe fn block(src: *const u8, t: &Tables, tables: &PairTables) -> Option<Block
         let has_lead = _mm256_or_si256(lead_bytes, _mm256_slli_epi16::<8>(lead_bytes));
         // Pointers at or above the limit: gathered at the limit minus one (inside the
         // table), and the block stops all the same. (Clamping rather than a branch before
-        // the gathers: `tmp_utf16`-style A/B timing, Korean 1.37 -> 1.40 GB/s to UTF-8,
-        // Japanese 1.65 -> 1.93 to UTF-16, 2026-11-23.)
+        // the gathers: decoding the Wikipedia texts, the two builds alternating, Korean EUC-KR
+        // 1.37 -> 1.40 GB/s to UTF-8, Japanese Shift_JIS 1.65 -> 1.93 to UTF-16, 2026-11-23.)
         let clamped = _mm256_min_epu16(pointer, t.last);
         let above = _mm256_andnot_si256(_mm256_cmpeq_epi16(clamped, pointer), has_lead);
         let pointer = clamped;
