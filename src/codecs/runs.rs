@@ -79,12 +79,7 @@ impl PairShape {
             assert!(self.lead_base[b] == NO_LEAD, "leading bytes are 0x80 or above");
             b += 1;
         }
-        PairTables {
-            lead_row,
-            trail_col: self.trail_column,
-            row_len: self.row_len,
-            index,
-        }
+        PairTables::new(lead_row, self.trail_column, self.row_len, index)
     }
 
     /// The pointer of `lead`, `trail`, if both are in range.

@@ -123,9 +123,98 @@ pub(crate) struct PairTables {
     pub(crate) row_len: u16,
     /// The index, code point by pointer (0: none); `U16` or `U32`.
     pub(crate) index: Lookup,
+    /// The same leads and trails by nibbles, for kernels without 128-entry byte lookups.
+    pub(crate) nibbles: PairNibbles,
+}
+
+/// [`PairTables`]' leads and trails as 16-entry tables (one `pshufb` each): which bytes are
+/// leads and trails as bitmaps by low nibble, and the row and column of a byte as the byte
+/// minus a base looked up by its high nibble (within a high nibble, the rows and columns of
+/// every two-byte encoding are consecutive, which [`PairTables::new`] checks). Pointers
+/// fit in 16 bits (checked there too).
+pub(crate) struct PairNibbles {
+    /// Bit `h` of entry `l`: byte `0x80 + 16 * h + l` is a lead.
+    pub(crate) lead_bits: [u8; 16],
+    /// By high nibble: `row - 1` of a lead is the byte minus this (wrapping).
+    pub(crate) lead_base: [u8; 16],
+    /// Bit `h` of entry `l` of half `i`: byte `0x80 * i + 16 * h + l` is a trail.
+    pub(crate) trail_bits: [[u8; 16]; 2],
+    /// By high nibble: the column of a trail is the byte minus this (wrapping).
+    pub(crate) trail_base: [u8; 16],
+}
+
+/// Whether an entry of `bits` has `bit` (a byte of that high nibble was seen already).
+const fn any_bit(bits: &[u8; 16], bit: u8) -> bool {
+    let mut l = 0;
+    while l < 16 {
+        if bits[l] & bit != 0 {
+            return true;
+        }
+        l += 1;
+    }
+    false
 }
 
 impl PairTables {
+    /// The tables of `lead_row`, `trail_col` (see the fields), with their nibble form.
+    ///
+    /// Panics (at compile time, in a `static`) if rows or columns are not consecutive
+    /// within each high nibble or a pointer does not fit in 16 bits.
+    pub(crate) const fn new(lead_row: [u8; 128], trail_col: [u8; 256], row_len: u16, index: Lookup) -> Self {
+        let mut nibbles = PairNibbles {
+            lead_bits: [0; 16],
+            lead_base: [0; 16],
+            trail_bits: [[0; 16]; 2],
+            trail_base: [0; 16],
+        };
+        let (mut max_row, mut max_col) = (0u32, 0u32);
+        let mut b = 0;
+        while b < 256 {
+            let (high, low) = (b >> 4, b & 0xF);
+            if b >= 0x80 && lead_row[b - 0x80] != 0 {
+                let row = lead_row[b - 0x80];
+                let bit = 1u8 << (high - 8);
+                let base = (b as u8).wrapping_sub(row - 1);
+                assert!(
+                    !any_bit(&nibbles.lead_bits, bit) || nibbles.lead_base[high] == base,
+                    "rows are consecutive within a high nibble"
+                );
+                nibbles.lead_base[high] = base;
+                nibbles.lead_bits[low] |= bit;
+                if row as u32 > max_row {
+                    max_row = row as u32;
+                }
+            }
+            let col = trail_col[b];
+            if col != 0xFF {
+                let half = b >> 7;
+                let bit = 1u8 << (high & 7);
+                let base = (b as u8).wrapping_sub(col);
+                assert!(
+                    !any_bit(&nibbles.trail_bits[half], bit) || nibbles.trail_base[high] == base,
+                    "columns are consecutive within a high nibble"
+                );
+                nibbles.trail_base[high] = base;
+                nibbles.trail_bits[half][low] |= bit;
+                if col as u32 > max_col {
+                    max_col = col as u32;
+                }
+            }
+            b += 1;
+        }
+        assert!(
+            max_row == 0 || (max_row - 1) * row_len as u32 + max_col <= 0xFFFF,
+            "pointers fit in 16 bits"
+        );
+        PairTables {
+            lead_row,
+            trail_col,
+            row_len,
+            index,
+            nibbles,
+        }
+    }
+
     /// The code point of `lead` (0x80 or above), `trail` if that pair is plain.
     #[inline(always)]
     pub(crate) fn plain(&self, lead: u8, trail: u8) -> Option<u32> {
@@ -164,9 +253,11 @@ pub(crate) struct Kernels {
     pairs_to_utf8: PairsKernel<u8>,
     pairs_to_utf16: PairsKernel<u16>,
     units_to_bytes: UnitsKernel,
-    /// Whether `pairs_to_utf8`, `pairs_to_utf16` and `units_to_bytes` are vector kernels at this level (the
+    /// Whether `pairs_to_utf8` and `pairs_to_utf16` are vector kernels at this level (the
     /// codecs call them only then: the scalar ones do no better than the codecs' own loops).
-    vector_pairs: bool,
+    vector_pair_decode: bool,
+    /// Whether `units_to_bytes` is a vector kernel at this level (likewise).
+    vector_units_encode: bool,
     /// Whether `utf16_to_utf8` and `utf8_to_utf16` are vector kernels at this level: then
     /// the legacy codecs stage UTF-16 and convert it in bulk rather than writing UTF-8
     /// character by character (see `codecs::cursor`), which only pays with vector kernels.
@@ -238,10 +329,16 @@ impl Kernels {
         self.level
     }
 
-    /// Whether the two-byte CJK kernels of this table are vector kernels.
+    /// Whether the two-byte CJK decode kernels (`pairs_to_*`) of this table are vector kernels.
     #[inline(always)]
-    pub(crate) fn vector_pairs(&self) -> bool {
-        self.vector_pairs
+    pub(crate) fn vector_pair_decode(&self) -> bool {
+        self.vector_pair_decode
+    }
+
+    /// Whether the CJK encode kernel (`units_to_bytes`) of this table is a vector kernel.
+    #[inline(always)]
+    pub(crate) fn vector_units_encode(&self) -> bool {
+        self.vector_units_encode
     }
 
     /// Whether the UTF-8 <-> UTF-16 transcoding kernels of this table are vector kernels.

@@ -24,7 +24,8 @@ pub(crate) const TABLE: Kernels = Kernels {
     pairs_to_utf8,
     pairs_to_utf16,
     units_to_bytes,
-    vector_pairs: false,
+    vector_pair_decode: false,
+    vector_units_encode: false,
     vector_transcoders: false,
 };
 

@@ -372,6 +372,18 @@ fn pair_kernels() {
         b"A",
     ];
     for (encoding, tables) in crate::codecs::pair_tables() {
+        // Pairs the kernels must stop at too: code points below U+0800 (Greek, Cyrillic,
+        // Latin-1) and astral ones (Big5), in this encoding.
+        let encoded: Vec<Vec<u8>> = ["α", "Ж", "×", "é", "\u{20547}", "\u{2A3A9}"]
+            .iter()
+            .map(|c| encoding.encode(c).0.into_owned())
+            .filter(|bytes| bytes.len() == 2)
+            .collect();
+        let specials: Vec<&[u8]> = specials
+            .iter()
+            .copied()
+            .chain(encoded.iter().map(Vec::as_slice))
+            .collect();
         // With long ASCII runs too (HTML markup: whole ASCII blocks in the vector loop).
         let plain =
             plain_text(&text, encoding).replace('\n', &format!("\n<p class=\"{}\">", "x".repeat(150)));
@@ -436,6 +448,82 @@ fn pair_kernels() {
                 k.level()
             );
             assert_eq!(read, bytes.len(), "{}: the kernel stopped early", encoding.name());
+        }
+    }
+}
+
+/// The two-byte CJK kernels with a made-up index whose code points are at the edges of
+/// "plain" (U+07FF, U+0800, surrogates, U+FFFF, U+10000, 0), in `U16` and `U32` tables: random
+/// pairs and ASCII, every level against scalar.
+#[test]
+fn pair_kernels_edge_code_points() {
+    const EDGES: [u32; 10] = [
+        0, 0x7FF, 0x800, 0x4E00, 0xD7FF, 0xD800, 0xDFFF, 0xE000, 0xFFFF, 0x1_0000,
+    ];
+    let mut seed = 0x0123_4567_89AB_CDEFu64;
+    let mut next = move || {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        seed
+    };
+    // The gb18030 shape: leads 0x81..=0xFE, trails 0x40..=0x7E and 0x80..=0xFE.
+    let mut lead_row = [0u8; 128];
+    for (i, row) in lead_row.iter_mut().enumerate().skip(1).take(126) {
+        *row = i as u8;
+    }
+    let mut trail_col = [0xFFu8; 256];
+    for (col, b) in (0x40..=0x7E).chain(0x80..=0xFE).enumerate() {
+        trail_col[b] = col as u8;
+    }
+    // Mostly ordinary code points, so that whole blocks go through before an edge; 300
+    // pointers short, so that some are at or above the limit, and the last entries below
+    // it plain (where a kernel might read instead).
+    let mut values: Vec<u32> = (0..126 * 190 - 300)
+        .map(|_| match next() % 256 {
+            e @ 0..10 => EDGES[e as usize],
+            _ => 0x4E00 + (next() % 0x5000) as u32,
+        })
+        .collect();
+    let n = values.len();
+    values[n - 2..].fill(0x4E01);
+    let u16s: &'static [u16] = Vec::leak(values.iter().map(|&v| v as u16).collect());
+    let u32s: &'static [u32] = Vec::leak(values.clone());
+    for index in [Lookup::U16(u16s), Lookup::U32(u32s)] {
+        let tables = super::PairTables::new(lead_row, trail_col, 190, index);
+        for _ in 0..if quick() { 20 } else { 300 } {
+            let len = (next() % 400) as usize;
+            let mut input = Vec::with_capacity(len + 1);
+            while input.len() < len {
+                if next() % 4 == 0 {
+                    input.push(b'a' + (next() % 26) as u8);
+                } else {
+                    input.push(0x81 + (next() % 126) as u8);
+                    input.push(
+                        [0x40 + (next() % 63) as u8, 0x80 + (next() % 127) as u8][(next() % 2) as usize],
+                    );
+                }
+            }
+            for k in available() {
+                for cap in [len * 3 + 8, len, len / 2] {
+                    let mut a = vec![0xA5u8; cap];
+                    let mut b = vec![0xA5u8; cap];
+                    assert_eq!(
+                        (k.pairs_to_utf8(&input, &tables, &mut a), &a),
+                        (scalar_table().pairs_to_utf8(&input, &tables, &mut b), &b),
+                        "pairs_to_utf8 at {:?}, cap {cap}: {input:02X?}",
+                        k.level()
+                    );
+                    let mut a = vec![0xA5A5u16; cap];
+                    let mut b = vec![0xA5A5u16; cap];
+                    assert_eq!(
+                        (k.pairs_to_utf16(&input, &tables, &mut a), &a),
+                        (scalar_table().pairs_to_utf16(&input, &tables, &mut b), &b),
+                        "pairs_to_utf16 at {:?}, cap {cap}: {input:02X?}",
+                        k.level()
+                    );
+                }
+            }
         }
     }
 }

@@ -106,6 +106,9 @@ pub(crate) const TABLE: Kernels = Kernels {
     utf16_bytes_to_utf8,
     single_byte_to_utf16,
     single_byte_to_utf8,
+    pairs_to_utf8: super::avx2_pairs::pairs_to_utf8,
+    pairs_to_utf16: super::avx2_pairs::pairs_to_utf16,
+    vector_pair_decode: true,
     ..super::sse2::TABLE
 };
 

@@ -95,7 +95,8 @@ pub(crate) const TABLE: Kernels = Kernels {
     pairs_to_utf8: super::avx512_pairs::pairs_to_utf8,
     pairs_to_utf16: super::avx512_pairs::pairs_to_utf16,
     units_to_bytes: super::avx512_pairs::units_to_bytes,
-    vector_pairs: true,
+    vector_pair_decode: true,
+    vector_units_encode: true,
     vector_transcoders: true,
 };
 

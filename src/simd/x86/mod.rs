@@ -5,6 +5,7 @@
 //! level below (struct update syntax).
 
 pub(crate) mod avx2;
+pub(crate) mod avx2_pairs;
 pub(crate) mod avx512;
 pub(crate) mod avx512_pairs;
 pub(crate) mod avx512_transcode;
