@@ -9,7 +9,7 @@
 //! ```
 
 use crate::cpu::Level;
-use crate::simd::{self, Kernels};
+use crate::simd::{self, EncodeTables, Kernels, PairTables};
 
 /// The kernels of one level this CPU supports (see `src/simd/mod.rs` for their contract).
 #[derive(Clone, Copy)]
@@ -50,6 +50,21 @@ forward! {
 }
 
 impl KernelTable {
+    /// The `pairs_to_utf8` kernel of this level, with the decoder tables of `cjk`.
+    pub fn pairs_to_utf8(&self, src: &[u8], cjk: &CjkTables, dst: &mut [u8]) -> (usize, usize) {
+        self.0.pairs_to_utf8(src, cjk.pairs, dst)
+    }
+
+    /// The `pairs_to_utf16` kernel of this level, with the decoder tables of `cjk`.
+    pub fn pairs_to_utf16(&self, src: &[u8], cjk: &CjkTables, dst: &mut [u16]) -> (usize, usize) {
+        self.0.pairs_to_utf16(src, cjk.pairs, dst)
+    }
+
+    /// The `units_to_bytes` kernel of this level, with the encoder tables of `cjk`.
+    pub fn units_to_bytes(&self, src: &[u16], cjk: &CjkTables, dst: &mut [u8]) -> (usize, usize) {
+        self.0.units_to_bytes(src, cjk.encode, dst)
+    }
+
     /// The table of `level`, if this CPU supports it.
     pub fn for_level(level: Level) -> Option<KernelTable> {
         simd::kernels_for(level).map(KernelTable)
@@ -70,4 +85,52 @@ pub fn single_byte_table(encoding: &'static crate::Encoding) -> Option<&'static 
         crate::encoding::Kind::XUserDefined => Some(&crate::codecs::X_USER_DEFINED_TABLE),
         _ => None,
     }
+}
+
+/// A two-byte CJK encoding's tables as the `pairs_to_*` (decoder) and `units_to_bytes`
+/// (encoder) kernels take them.
+///
+/// ```
+/// use simdenc::cpu::Level;
+/// use simdenc::internals::{KernelTable, cjk_tables};
+/// let scalar = KernelTable::for_level(Level::Scalar).unwrap();
+/// let sjis = cjk_tables().into_iter().find(|t| t.encoding() == simdenc::SHIFT_JIS).unwrap();
+/// let mut out = [0u8; 8];
+/// assert_eq!(scalar.pairs_to_utf8(b"a\x82\xa0", &sjis, &mut out), (3, 4));
+/// assert_eq!(&out[..4], "aあ".as_bytes());
+/// ```
+#[derive(Clone, Copy)]
+pub struct CjkTables {
+    encoding: &'static crate::Encoding,
+    pairs: &'static PairTables,
+    encode: &'static EncodeTables,
+}
+
+impl core::fmt::Debug for CjkTables {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.debug_tuple("CjkTables").field(&self.encoding.name()).finish()
+    }
+}
+
+impl CjkTables {
+    /// The encoding whose decoder and encoder these tables belong to.
+    pub fn encoding(&self) -> &'static crate::Encoding {
+        self.encoding
+    }
+}
+
+/// The tables of Shift_JIS, EUC-JP, EUC-KR, GBK, gb18030 and Big5.
+pub fn cjk_tables() -> Vec<CjkTables> {
+    crate::codecs::pair_tables()
+        .into_iter()
+        .zip(crate::codecs::encode_tables())
+        .map(|((encoding, pairs), (same, encode))| {
+            debug_assert_eq!(encoding, same);
+            CjkTables {
+                encoding,
+                pairs,
+                encode,
+            }
+        })
+        .collect()
 }

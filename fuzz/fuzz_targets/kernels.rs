@@ -3,7 +3,7 @@
 //!
 //! Header: `[0]` kernel, `[1]` source offset (alignment), `[2]` destination offset, `[3]`
 //! bit 0 big-endian (UTF-16 byte kernels), bit 1 raw UTF-16 payload, bits 2–7 single-byte
-//! encoding, `[4..6]` and `[6]` destination length, `[4..8]` PRNG seed. Payload: the input.
+//! encoding (or CJK encoding, for the pair and `units_to_bytes` kernels), `[4..6]` and `[6]` destination length, `[4..8]` PRNG seed. Payload: the input.
 //!
 //! Sources sit at the end of an allocation of exactly the right size and destinations too, so
 //! AddressSanitizer sees any access past either. Beyond equality with scalar, what every
@@ -14,7 +14,7 @@
 use libfuzzer_sys::fuzz_target;
 use simdenc::Encoding;
 use simdenc::cpu::{self, Level};
-use simdenc::internals::{KernelTable, single_byte_table};
+use simdenc::internals::{CjkTables, KernelTable, cjk_tables, single_byte_table};
 use simdenc_fuzz::{CANARY_U8, CANARY_U16, Input, assert_tail, twice, utf16_units};
 
 /// What a kernel call returned, and the output prefix it reported.
@@ -26,7 +26,7 @@ enum Out {
     ReadWritten16(usize, usize, Vec<u16>),
 }
 
-const KERNELS: [&str; 12] = [
+const KERNELS: [&str; 15] = [
     "ascii_prefix_len",
     "copy_ascii",
     "widen_ascii",
@@ -39,6 +39,9 @@ const KERNELS: [&str; 12] = [
     "single_byte_to_utf8",
     "utf16_bytes_to_utf16",
     "utf16_bytes_to_utf8",
+    "pairs_to_utf8",
+    "pairs_to_utf16",
+    "units_to_bytes",
 ];
 
 /// The parameters of one call, shared by every level.
@@ -51,6 +54,7 @@ struct Case<'a> {
     dst_len: usize,
     be: bool,
     table: &'static [u16; 128],
+    cjk: CjkTables,
 }
 
 /// `src` copied to the end of a fresh allocation, `offset` elements in.
@@ -135,8 +139,20 @@ fn call(k: KernelTable, c: &Case<'_>, canary: usize) -> Out {
             let (r, n, out) = with_dst(c, w, |d| k.utf16_bytes_to_utf16(src, c.be, d));
             Out::ReadWritten16(r, n, out)
         }
-        _ => {
+        11 => {
             let (r, n, out) = with_dst(c, b, |d| k.utf16_bytes_to_utf8(src, c.be, d));
+            Out::ReadWritten8(r, n, out)
+        }
+        12 => {
+            let (r, n, out) = with_dst(c, b, |d| k.pairs_to_utf8(src, &c.cjk, d));
+            Out::ReadWritten8(r, n, out)
+        }
+        13 => {
+            let (r, n, out) = with_dst(c, w, |d| k.pairs_to_utf16(src, &c.cjk, d));
+            Out::ReadWritten16(r, n, out)
+        }
+        _ => {
+            let (r, n, out) = with_dst(c, b, |d| k.units_to_bytes(src16, &c.cjk, d));
             Out::ReadWritten8(r, n, out)
         }
     }
@@ -252,6 +268,25 @@ fn check_meaning(c: &Case<'_>, out: &Out) {
             );
             assert_eq!(out[..], *text.as_bytes(), "{name}");
         }
+        (12 | 13, out) => {
+            let (r, decoded) = match out {
+                Out::ReadWritten8(r, _, out) => (*r, String::from_utf8(out.clone()).expect("UTF-8 out")),
+                Out::ReadWritten16(r, _, out) => (*r, String::from_utf16(out).expect("UTF-16 out")),
+                _ => unreachable!("kernel {} gave {out:?}", c.kernel),
+            };
+            let want = c
+                .cjk
+                .encoding()
+                .decode_without_bom_handling_and_without_replacement(&c.bytes[..r])
+                .unwrap_or_else(|| panic!("{name}: read malformed {:02X?}", &c.bytes[..r]));
+            assert_eq!(decoded, want, "{name} ({})", c.cjk.encoding().name());
+        }
+        (14, Out::ReadWritten8(r, _, out)) => {
+            let text = String::from_utf16(&c.units[..*r]).expect("read no unpaired surrogate");
+            let (bytes, _, unmappable) = c.cjk.encoding().encode(&text);
+            assert!(!unmappable, "{name}: read an unmappable character");
+            assert_eq!(out[..], bytes[..], "{name} ({})", c.cjk.encoding().name());
+        }
         _ => unreachable!("kernel {} gave {out:?}", c.kernel),
     }
 }
@@ -266,7 +301,8 @@ fn check(data: &[u8]) {
         .iter()
         .filter_map(|&e| single_byte_table(e))
         .collect();
-    let src_len = if kernel == 3 || kernel == 7 {
+    let cjk = cjk_tables();
+    let src_len = if kernel == 3 || kernel == 7 || kernel == 14 {
         units.len()
     } else {
         input.payload.len()
@@ -290,6 +326,7 @@ fn check(data: &[u8]) {
         dst_len,
         be: h[3] & 1 != 0,
         table: single_byte[usize::from(h[3] >> 2) % single_byte.len()],
+        cjk: cjk[usize::from(h[3] >> 2) % cjk.len()],
     };
     let scalar = KernelTable::for_level(Level::Scalar).expect("scalar is always supported");
     let expect = twice("scalar", |canary| call(scalar, &case, canary));

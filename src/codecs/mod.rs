@@ -342,7 +342,7 @@ impl VariantEncoder {
 
 /// The two-byte CJK families' tables for the `pairs_to_*` kernels, with an encoding of each
 /// (the kernel tests run them on text in that encoding).
-#[cfg(test)]
+#[cfg(any(test, feature = "internals"))]
 pub(crate) fn pair_tables() -> [(&'static crate::Encoding, &'static crate::simd::PairTables); 6] {
     [
         (crate::SHIFT_JIS, &shift_jis::PAIRS),
@@ -355,7 +355,7 @@ pub(crate) fn pair_tables() -> [(&'static crate::Encoding, &'static crate::simd:
 }
 
 /// The CJK encoders' tables for the `units_to_bytes` kernels, with each encoding.
-#[cfg(test)]
+#[cfg(any(test, feature = "internals"))]
 pub(crate) fn encode_tables() -> [(&'static crate::Encoding, &'static crate::simd::EncodeTables); 6] {
     [
         (crate::SHIFT_JIS, &shift_jis::ENC_TABLES),
