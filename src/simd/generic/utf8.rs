@@ -247,6 +247,7 @@ pub(crate) const BYTE_2_HIGH: [u8; 16] = [
 pub(crate) const BLOCK: usize = 64;
 
 /// The validator's state between blocks.
+#[derive(Clone, Copy)]
 pub(crate) struct Checker<V> {
     prev: V,
     prev_incomplete: V,
@@ -378,6 +379,32 @@ impl<V: Utf8Vector> Checker<V> {
         unsafe { !self.block_has_error(block.as_ptr()) }
     }
 
+    /// Checks `src[from..to]` (fewer than a block) as the last bytes: `Some(to)` if valid and
+    /// ending with a whole character; else, if a character cut by `to` starts in the last
+    /// three bytes (an input cut in the middle of a character), `Some` of where it starts if
+    /// everything before it is valid — the exact answer, since that character cannot be
+    /// whole; `None` if there is an error before.
+    ///
+    /// # Safety
+    /// The ISA is enabled in the caller.
+    #[inline(always)]
+    unsafe fn tail_valid_to(&mut self, src: &[u8], from: usize, to: usize) -> Option<usize> {
+        let before = *self;
+        // SAFETY: ISA enabled per contract.
+        if unsafe { self.tail_is_valid(&src[from..to]) } {
+            return Some(to);
+        }
+        let end = char_start(src, to);
+        if end < to && end >= from {
+            *self = before;
+            // SAFETY: ISA enabled per contract.
+            if unsafe { self.tail_is_valid(&src[from..end]) } {
+                return Some(end);
+            }
+        }
+        None
+    }
+
     /// After an ASCII block: checks the `RUN` bytes at `p` (a multiple of 64) for being all
     /// ASCII, as one step; true (and the blocks count as checked) if they are.
     ///
@@ -434,7 +461,7 @@ const ASCII_RUN: usize = 4 * BLOCK;
 /// Where the character that contains position `i` starts: `i` itself if a character starts
 /// there (or `i` is the end), else the lead byte up to three places before it. Used only where
 /// everything before that lead is known to be valid.
-fn char_start(src: &[u8], i: usize) -> usize {
+pub(crate) fn char_start(src: &[u8], i: usize) -> usize {
     let from = i.saturating_sub(3);
     for q in (from..i).rev() {
         let b = src[q];
@@ -484,9 +511,11 @@ pub(crate) unsafe fn valid_up_to<V: Utf8Vector>(src: &[u8]) -> usize {
         }
         i += BLOCK;
     }
-    // SAFETY: ISA enabled per contract.
-    if i < src.len() && unsafe { checker.tail_is_valid(&src[i..]) } {
-        return src.len();
+    if i < src.len()
+        // SAFETY: ISA enabled per contract.
+        && let Some(end) = unsafe { checker.tail_valid_to(src, i, src.len()) }
+    {
+        return end;
     }
     let p = char_start(src, i);
     p + scalar::utf8_valid_up_to(&src[p..])
@@ -589,12 +618,15 @@ pub(crate) unsafe fn copy_valid<V: Utf8Vector>(src: &[u8], dst: &mut [u8]) -> (u
         }
         i += BLOCK;
     }
-    // SAFETY: ISA enabled per contract.
-    if !failed && i < limit && unsafe { checker.tail_is_valid(&src[i..limit]) } {
-        // Valid to `limit`, ending with a whole character.
+    if !failed
+        && i < limit
         // SAFETY: ISA enabled per contract.
-        unsafe { copy_range::<V>(src, dst, copied, limit) };
-        return (limit, limit);
+        && let Some(end) = unsafe { checker.tail_valid_to(src, i, limit) }
+    {
+        // Valid to `end`, ending with a whole character, and not further.
+        // SAFETY: ISA enabled per contract.
+        unsafe { copy_range::<V>(src, dst, copied, end) };
+        return (end, end);
     }
     // Everything before `i` is valid, the characters up to `end` complete.
     let end = char_start(src, i);

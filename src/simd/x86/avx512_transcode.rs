@@ -53,7 +53,7 @@
 //! a dozen instructions).
 use core::arch::x86_64::*;
 
-use super::super::generic::utf8::{BYTE_1_HIGH, BYTE_1_LOW, BYTE_2_HIGH};
+use super::super::generic::utf8::{BYTE_1_HIGH, BYTE_1_LOW, BYTE_2_HIGH, char_start};
 use super::super::scalar;
 
 // ---------------------------------------------------------------------------------------------
@@ -499,10 +499,12 @@ pub(crate) fn utf8_to_utf16(src: &[u8], dst: &mut [u16]) -> (usize, usize) {
     // SAFETY: the features are enabled on this function.
     let k = unsafe { Utf8Consts::load() };
     let (mut p, mut w) = (0, 0);
-    while p < src.len() {
-        let n = (src.len() - p).min(64);
-        // SAFETY: `p + n <= src.len()`: the full load reads `src[p..p + 64]`, the masked one
-        // only `src[p..p + n]`; AVX-512F/BW and BMI2 are enabled on this function.
+    // The input the loop converts: all of it, or up to a character cut by its end (below).
+    let mut end = src.len();
+    while p < end {
+        let n = (end - p).min(64);
+        // SAFETY: `p + n <= end <= src.len()`: the full load reads `src[p..p + 64]`, the
+        // masked one only `src[p..p + n]`; AVX-512F/BW and BMI2 are enabled on this function.
         let v = unsafe {
             let at = src.as_ptr().add(p);
             if n == 64 {
@@ -561,6 +563,14 @@ pub(crate) fn utf8_to_utf16(src: &[u8], dst: &mut [u16]) -> (usize, usize) {
         }
         // SAFETY: the features are enabled on this function.
         let Some(m4) = (unsafe { utf8_check(v, cont, m2, m3, &k) }) else {
+            // A short last chunk that ends inside a character (an input cut in the middle of
+            // one) fails the check: convert it again up to that character, which cannot be
+            // whole, so that the scalar kernel is left only that character.
+            let cut = char_start(&src[..p + n], p + n);
+            if n < 64 && end == src.len() && cut > p && cut < p + n {
+                end = cut;
+                continue;
+            }
             break;
         };
         // The chunk is valid; a short one ends with a complete character (zeros after a cut
