@@ -6,30 +6,33 @@
 //! at a character boundary `read` (everything before it converted), while 64 bytes of input
 //! and 64 units of output are left:
 //!     64 ASCII bytes: widen them; next block
-//!     a byte >= 0xF0 (emoji): the scalar kernel converts the block's whole characters
 //!     validate the 64 bytes on their own (Keiser-Lemire, as if ASCII preceded them):
 //!         an error: stop
 //!     ends = bit i set if byte i+1 is not a continuation byte (byte i ends a character);
-//!            bit 63 unknown, so clear
+//!            bit 63 from the last bytes (it ends a character if that character is whole)
 //!     pos = 0; while pos <= 48 (16 bytes loadable inside the block):
 //!         16 bits of ends all set: 16 ASCII bytes, widened
 //!         ends = 1010...10: 8 two-byte characters: swap each pair, assemble 8 units
 //!         ends = 100100100100: 4 three-byte characters (8 if 12 more follow): a fixed
 //!             shuffle, no lookup
+//!         ends = 1000100010001000: 4 four-byte characters (emoji): a fixed shuffle, u32
+//!             code points, each split into a surrogate pair: 8 units
 //!         else by the 12 bits of ends at pos (a table built at compile time):
 //!             6 characters of 1-2 bytes: one u16 lane each (shuffle), assemble, 6 units
 //!             4 characters of 1-3 bytes: one u32 lane each (shuffle), assemble, 4 units
-//!             else (not met in valid text without 4-byte characters): the scalar
-//!                 kernel converts the whole characters of the next 16 bytes
+//!             else 3 characters of 1-4 bytes (12 bytes always hold 3 characters): one u32
+//!                 lane each (shuffle), assemble the code points, split those of 0x10000 or
+//!                 more into surrogate pairs, pack the 3..6 units by a row looked up by the
+//!                 characters' lengths, stored as three overlapping pairs of units
 //!     read += pos (a character boundary: every step ends at one)
 //! the scalar kernel finishes from `read`
 //! ```
 //! The vector loop converts only characters that lie wholly inside a block it validated,
 //! from a character boundary, greedily, as the scalar kernel does; it stops while 64 units
-//! still fit, so every character it converts also fits. The scalar kernel, stateless at
-//! character boundaries, then gives the same `(read, written)` and output as if it had done
-//! all of it. Every store is exactly as long as the units it holds: nothing past `written`
-//! changes.
+//! still fit, so every character it converts also fits (a step writes at most one unit per
+//! byte it reads). The scalar kernel, stateless at character boundaries, then gives the same
+//! `(read, written)` and output as if it had done all of it. Every store is exactly as long
+//! as the units it holds: nothing past `written` changes.
 
 use super::super::scalar;
 use super::super::vector::Vector;
