@@ -115,8 +115,6 @@ struct Step<L> {
     len0: usize,
     len1: usize,
     units: usize,
-    /// Whether it converted surrogate pairs (or left a leading surrogate).
-    pairs: bool,
 }
 
 impl<L: Lane> Step<L> {
@@ -126,22 +124,25 @@ impl<L: Lane> Step<L> {
 }
 
 /// Stores a step at `dst[at..]`: 8 ASCII bytes as such; else exactly its bytes, unless `whole`,
-/// then with whole-lane stores that leave at most 7 bytes of garbage after it, for the next
-/// step, which writes 7 bytes or more from there, to overwrite: `lo` as 16 bytes if it holds
-/// more than 8, else as 8 (then `hi` follows within those 8 bytes), and `hi` likewise.
+/// then with whole-lane stores that leave garbage after it, for the next step to overwrite:
+/// at most 8 bytes, or with `TIGHT` at most 7.
 /// The exact store goes through a buffer on the stack: a blend with what `dst` holds would
 /// load the bytes the previous step just stored, and wait for them.
 ///
-/// The garbage: with `lo` stored as 8 bytes, the stores cover `len0 + 8` or `len0 + 16`
-/// bytes, 8 or 16 bytes of `hi` for `len1` of them (`1..=8` or `9..=16`); with `lo` stored
-/// as 16 (`len0 >= 9`), also `16 - len0 - len1 < 8`. A step of 7 or 8 units holds 7 bytes
-/// or more, so `hi` is empty only if `lo` holds them all (then `8 - len0` or `16 - len0`).
+/// The garbage: `lo` is stored as 16 bytes (`hi` overwrites what follows its bytes) and `hi`,
+/// from `len0`, as 16 bytes if it holds 8 or more, else as 8: `16 - len1 <= 8` or
+/// `8 - len1 < 8` after `hi`, or `16 - len0 - len1 < 8` where `hi` ends inside `lo`'s 16
+/// bytes (some unit takes 3 bytes when `hi` is used, so `len0 + len1 >= 9`); with `hi`
+/// empty (units of 1-2 bytes, 9 bytes or more unless all ASCII), `16 - len0 <= 7`. `TIGHT`
+/// is for steps with surrogate pairs, whose next step may be one of 7 units (a leading
+/// surrogate left: 7 bytes or more), and which may be such a step themselves: `hi` of 8
+/// bytes as 8 (no garbage) and `lo` of 7 or 8 bytes with `hi` empty as 8 (`8 - len0 <= 1`).
 ///
 /// # Safety
 /// - The ISA of `L` is enabled in the caller.
 /// - `at + 32 <= dst.len()`.
 #[inline(always)]
-unsafe fn put<L: Lane>(step: &Step<L>, dst: &mut [u8], at: usize, whole: bool) {
+unsafe fn put<L: Lane, const TIGHT: bool>(step: &Step<L>, dst: &mut [u8], at: usize, whole: bool) {
     let Step {
         lo, hi, len0, len1, ..
     } = *step;
@@ -149,16 +150,17 @@ unsafe fn put<L: Lane>(step: &Step<L>, dst: &mut [u8], at: usize, whole: bool) {
         // SAFETY: 8 bytes from `at`, `at + 32 <= dst.len()`; ISA enabled per contract.
         unsafe { lo.store8(dst.as_mut_ptr().add(at)) };
     } else if whole {
-        // SAFETY: the stores end by `at + max(16, len0 + 16) <= at + 28 <= dst.len()`
-        // (`len0 <= 12`); ISA enabled per contract.
+        // SAFETY: the stores end by `at + 16`, or by `at + len0 + 16 <= at + 28 <= dst.len()`
+        // where `hi` is stored (then `lo` holds 4 units, 12 bytes at most); ISA enabled per
+        // contract.
         unsafe {
             let d = dst.as_mut_ptr().add(at);
-            if len0 > 8 {
-                lo.store(d);
-            } else {
+            if TIGHT && len0 <= 8 && len1 == 0 {
                 lo.store8(d);
+            } else {
+                lo.store(d);
             }
-            if len1 > 8 {
+            if len1 > 8 || (len1 == 8 && !TIGHT) {
                 hi.store(d.add(len0));
             } else if len1 > 0 {
                 hi.store8(d.add(len0));
@@ -300,7 +302,6 @@ unsafe fn convert8<L: Lane, const PAIRS: bool>(u: L) -> Option<Step<L>> {
                 len0: 8,
                 len1: 0,
                 units: 8,
-                pairs: false,
             });
         }
         let below800 = u.below16(0x800);
@@ -318,7 +319,6 @@ unsafe fn convert8<L: Lane, const PAIRS: bool>(u: L) -> Option<Step<L>> {
                 len0: 16 - one.count_ones() as usize,
                 len1: 0,
                 units: 8,
-                pairs: false,
             });
         }
         let surrogate = u.and(L::splat16(0xF800)).eq16(L::splat16(0xD800));
@@ -326,8 +326,7 @@ unsafe fn convert8<L: Lane, const PAIRS: bool>(u: L) -> Option<Step<L>> {
         let lead3 = u.shr16::<12>().or(L::splat16(0xE0));
         let second3 = u.shr16::<6>().and(L::splat16(0x3F)).or(L::splat16(0x80));
         let triple = lead3.or(second3.shl16::<8>());
-        let pairs = surrogate.any();
-        let (v, one, three, deferred) = if !pairs {
+        let (v, one, three, deferred) = if !surrogate.any() {
             (
                 L::select(below80, u, L::select(below800, pair, triple)),
                 one,
@@ -361,7 +360,6 @@ unsafe fn convert8<L: Lane, const PAIRS: bool>(u: L) -> Option<Step<L>> {
                 len0: 16 - one.count_ones() as usize - deferred,
                 len1: 0,
                 units: 8 - deferred,
-                pairs,
             });
         }
         let (lo, hi) = v.zip16(last);
@@ -375,7 +373,6 @@ unsafe fn convert8<L: Lane, const PAIRS: bool>(u: L) -> Option<Step<L>> {
             len0: usize::from(lens[i0]),
             len1: usize::from(lens[i1]) - deferred,
             units: 8 - deferred,
-            pairs,
         })
     }
 }
@@ -386,26 +383,10 @@ unsafe fn convert8<L: Lane, const PAIRS: bool>(u: L) -> Option<Step<L>> {
 pub(crate) unsafe fn utf16_to_utf8<V: TranscodeVector>(src: &[u16], dst: &mut [u8]) -> (usize, usize) {
     let (mut read, mut written) = (0, 0);
     let mut ascii = true;
-    // Whether the last step had surrogates, so that surrogate pairs may follow.
-    let mut pairs = false;
-    // Consecutive steps with unpaired surrogates: the scalar kernel takes 8, 16, 32, then 64 units.
+    // Consecutive steps with unpaired surrogates: the scalar kernel takes 8, 16, 32, then 64
+    // units.
     let mut streak = 0;
     loop {
-        if pairs {
-            // Runs of surrogate pairs (emoji): 8 units to exactly 16 bytes.
-            while read + 8 <= src.len() && written + 16 <= dst.len() {
-                // SAFETY: units `read..read + 8` are in bounds, bytes `written..written + 16`
-                // too; ISA enabled per contract.
-                unsafe {
-                    let Some(bytes) = four_pairs(V::Lane::load(src.as_ptr().add(read).cast())) else {
-                        break;
-                    };
-                    bytes.store(dst.as_mut_ptr().add(written));
-                }
-                read += 8;
-                written += 16;
-            }
-        }
         if ascii {
             while read + V::LANES <= src.len() && written + V::LANES <= dst.len() {
                 // SAFETY: `read + LANES <= src.len()` units and `written + LANES <=
@@ -424,29 +405,59 @@ pub(crate) unsafe fn utf16_to_utf8<V: TranscodeVector>(src: &[u16], dst: &mut [u
         let step = if room {
             // SAFETY: `room`: `read + 8 <= src.len()`, 8 units (16 bytes) readable; ISA
             // enabled per contract.
-            unsafe { convert8::<_, true>(V::Lane::load(src.as_ptr().add(read).cast())) }
+            unsafe { convert8::<_, false>(V::Lane::load(src.as_ptr().add(read).cast())) }
         } else {
             None
         };
         match step {
             Some(step) => {
-                let (next, end) = (read + step.units, written + step.len());
-                // Whole lanes if the next iteration surely converts a step from `end` (it
-                // takes the same conditions); the ASCII loop above runs only after an exact
-                // 8-byte ASCII step.
-                // SAFETY: `next + 8 <= src.len()`: units `next..next + 8` readable.
-                let whole = next + 8 <= src.len()
+                let end = written + step.len();
+                // Whole lanes if the next iteration surely converts a step of 8 units from
+                // `end` (it takes the same conditions); the ASCII loop above runs only after
+                // an exact 8-byte ASCII step.
+                // SAFETY: `read + 16 <= src.len()`: units `read + 8..read + 16` readable.
+                let whole = read + 16 <= src.len()
                     && end + ROOM <= dst.len()
-                    && unsafe { convertible::<_, true>(V::Lane::load(src.as_ptr().add(next).cast())) };
+                    && unsafe { convertible::<_, false>(V::Lane::load(src.as_ptr().add(read + 8).cast())) };
                 // SAFETY: `room`: `written + 32 <= dst.len()`; ISA enabled per contract.
-                unsafe { put(&step, dst, written, whole) };
-                ascii = step.units == 8 && step.len() == 8;
-                pairs = step.pairs;
+                unsafe { put::<_, false>(&step, dst, written, whole) };
+                ascii = step.len() == 8;
                 streak = 0;
-                read = next;
+                read += 8;
                 written = end;
             }
             None if room => {
+                // A surrogate. SAFETY: `room` (above); ISA enabled per contract.
+                let u = unsafe { V::Lane::load(src.as_ptr().add(read).cast()) };
+                // SAFETY: ISA enabled per contract.
+                if let Some(step) = unsafe { convert8::<_, true>(u) } {
+                    // All paired: 7 or 8 units.
+                    let (next, end) = (read + step.units, written + step.len());
+                    // SAFETY: `next + 8 <= src.len()`: units `next..next + 8` readable.
+                    let whole = next + 8 <= src.len()
+                        && end + ROOM <= dst.len()
+                        && unsafe { convertible::<_, true>(V::Lane::load(src.as_ptr().add(next).cast())) };
+                    // SAFETY: `room`: `written + 32 <= dst.len()`; ISA enabled per contract.
+                    unsafe { put::<_, true>(&step, dst, written, whole) };
+                    (read, written) = (next, end);
+                    // Runs of surrogate pairs (emoji): 8 units to exactly 16 bytes.
+                    while read + 8 <= src.len() && written + 16 <= dst.len() {
+                        // SAFETY: units `read..read + 8` are in bounds, bytes `written..written
+                        // + 16` too; ISA enabled per contract.
+                        unsafe {
+                            let units = V::Lane::load(src.as_ptr().add(read).cast());
+                            let Some(bytes) = four_pairs(units) else {
+                                break;
+                            };
+                            bytes.store(dst.as_mut_ptr().add(written));
+                        }
+                        read += 8;
+                        written += 16;
+                    }
+                    ascii = false;
+                    streak = 0;
+                    continue;
+                }
                 // An unpaired surrogate: the scalar kernel converts these units (a leading
                 // surrogate at their end, paired after it, is left for the next step).
                 let end = src.len().min(read + (8 << streak));
@@ -488,7 +499,7 @@ pub(crate) unsafe fn utf16_bytes_to_utf8<V: TranscodeVector>(
             && end + ROOM <= dst.len()
             && unsafe { convertible::<_, false>(load_units::<V::Lane>(src, read + 8, be)) };
         // SAFETY: `written + 32 <= dst.len()`; ISA enabled per contract.
-        unsafe { put(&step, dst, written, whole) };
+        unsafe { put::<_, false>(&step, dst, written, whole) };
         read += 8;
         written = end;
     }
