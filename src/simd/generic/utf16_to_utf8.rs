@@ -6,8 +6,6 @@
 //! from units (utf16_to_utf8) or from UTF-16LE/BE bytes (utf16_bytes_to_utf8, swapped if BE):
 //! while 8 units of input and 32 bytes of output are left:
 //!     (units only, after an ASCII step) while a vector of units is ASCII and fits: narrow it
-//!     (units only, after a step with surrogates) while 8 units are 4 surrogate pairs and 16
-//!         bytes fit: 4 bytes per u32 lane, stored as they are (emoji)
 //!     8 units u; one = u < 0x80, two = u < 0x800 (a bit per unit)
 //!     all one: the low bytes, 8 bytes
 //!     all two: u16 lane k = (0xC0 | u >> 6, 0x80 | u & 0x3F), or (u) where one;
@@ -19,7 +17,9 @@
 //!         units, all paired: the 4 bytes of a pair split in two, the first two in the
 //!         leading surrogate's u16 lane, the last two in the trailing one's: 2 bytes a unit,
 //!         as for units below 0x800; a leading surrogate in the last place is left for the
-//!         next step (its lane counted as 1 byte, then dropped): 7 units
+//!         next step (its lane counted as 1 byte, then dropped): 7 units; then, while 8
+//!         units are 4 surrogate pairs and 16 bytes fit: 4 bytes per u32 lane, stored as
+//!         they are (emoji)
 //!     all lanes of 1-2 bytes: pack them by a row looked up by `one`, as above
 //!     else u32 lane k = (lead, second, third, 0) of the 1-3 bytes of unit k;
 //!         pack each half (4 units) by a row looked up by `one` and `two`: 4..12 bytes each
@@ -34,10 +34,12 @@
 //!
 //! Nothing after `written` changes, without a load before every store: a step is stored
 //! with whole lanes only when the next step is sure to be converted (its 8 units are there,
-//! their surrogates paired, and their worst case fits), and that step writes at least 7 real
-//! bytes (7 or 8 units) over the at most 7 bytes of garbage the lanes leave (see [`put`]);
-//! else (the last step) exactly, through a buffer. The pair runs and the ASCII runs store
-//! exactly what they convert, 16 bytes or more, over that garbage too. Blending every step
+//! and their worst case fits), and that step writes at least as many real bytes as the
+//! lanes leave garbage (see [`put`]): a step without surrogates only before 8 units without
+//! surrogates (8 bytes or more over at most 8 of garbage), a step with pairs before 8 units
+//! whose surrogates are paired (7 bytes or more: a leading surrogate may be left, over at
+//! most 7); else (the last step) exactly, through a buffer. The pair runs and the ASCII runs
+//! store exactly what they convert, 16 bytes or more, over that garbage too. Blending every step
 //! with what `dst` holds instead (a load, a blend, a store) makes each load wait for the
 //! store just before it (store forwarding fails on the overlap): 2.7 GB/s instead of 8.3 on
 //! Russian with AVX2 (`simdenc bench`, this machine); storing each step only once the next
