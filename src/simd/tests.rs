@@ -1144,3 +1144,283 @@ fn transcoding_length_mixes() {
         }
     }
 }
+
+/// Supplementary characters for the emoji tests: common emoji, a skin-tone modifier, and the
+/// first and last code points of the supplementary planes (the ends of the surrogate
+/// arithmetic).
+const ASTRAL: [char; 8] = [
+    '😀',
+    '👍',
+    '🏽',
+    '🎉',
+    '\u{10000}',
+    '\u{10FFFF}',
+    '\u{1F9FF}',
+    '\u{FFFFD}',
+];
+
+/// `utf8_to_utf16` at `k` against scalar on `bytes` for each output size in `caps`.
+fn same_utf8_to_utf16(k: &Kernels, bytes: &[u8], caps: &[usize]) {
+    let s = scalar_table();
+    for &cap in caps {
+        let (mut a, mut b) = (vec![0xA5A5u16; cap], vec![0xA5A5u16; cap]);
+        assert_eq!(
+            (k.utf8_to_utf16(bytes, &mut a), &a),
+            (s.utf8_to_utf16(bytes, &mut b), &b),
+            "utf8_to_utf16 {:?} cap {cap} {bytes:02X?}",
+            k.level()
+        );
+    }
+}
+
+/// `utf16_to_utf8` and `utf16_bytes_to_utf8` (LE, BE) at `k` against scalar on `units` for
+/// each output size in `caps`.
+fn same_utf16_to_utf8(k: &Kernels, units: &[u16], caps: &[usize]) {
+    let s = scalar_table();
+    for &cap in caps {
+        let (mut a, mut b) = (vec![0xA5u8; cap], vec![0xA5u8; cap]);
+        assert_eq!(
+            (k.utf16_to_utf8(units, &mut a), &a),
+            (s.utf16_to_utf8(units, &mut b), &b),
+            "utf16_to_utf8 {:?} cap {cap} {units:04X?}",
+            k.level()
+        );
+        for be in [false, true] {
+            let bytes: Vec<u8> = units
+                .iter()
+                .flat_map(|u| if be { u.to_be_bytes() } else { u.to_le_bytes() })
+                .collect();
+            assert_eq!(
+                (k.utf16_bytes_to_utf8(&bytes, be, &mut a), &a),
+                (s.utf16_bytes_to_utf8(&bytes, be, &mut b), &b),
+                "utf16_bytes_to_utf8 {:?} be={be} cap {cap} {units:04X?}",
+                k.level()
+            );
+        }
+    }
+}
+
+/// Output sizes: all up to `need + 2` for `every`, else every third and the edges.
+fn transcode_caps(need: usize, every: bool) -> Vec<usize> {
+    if every {
+        (0..=need + 2).collect()
+    } else {
+        (0..=need + 2)
+            .step_by(if quick() { 11 } else { 3 })
+            .chain([need.saturating_sub(1), need, need + 1])
+            .collect()
+    }
+}
+
+/// Runs of 4-byte characters after `prefix` ASCII or 2-byte characters (so that they start at
+/// every offset of the 16-byte steps and 64-byte blocks), then with a 1-3-byte character, a
+/// cut or invalid sequence (overlong, above U+10FFFF, a surrogate, bytes 0xF5..) inserted at
+/// every position (inside characters too), UTF-8 to UTF-16, for many output sizes.
+#[test]
+fn utf8_to_utf16_emoji_every_position() {
+    let specials: [&[u8]; 12] = [
+        b"a",
+        "é".as_bytes(),
+        "日".as_bytes(),
+        "\u{FFFF}".as_bytes(),
+        b"\xF0\x9F\x98",
+        b"\xF0\x9F",
+        b"\x80",
+        b"\xF4\x90\x80\x80",
+        b"\xF0\x8F\xBF\xBF",
+        b"\xED\xA0\x80",
+        b"\xF5\x80\x80\x80",
+        b"\xFF",
+    ];
+    let len = if quick() { 100 } else { 150 };
+    for k in levels() {
+        for prefix in (0..=17).step_by(if quick() { 5 } else { 1 }) {
+            for filler in ['a', 'é'] {
+                let mut text: String = core::iter::repeat_n(filler, prefix).collect();
+                for c in ASTRAL.iter().cycle() {
+                    if text.len() + 4 > len {
+                        break;
+                    }
+                    text.push(*c);
+                }
+                let base = text.as_bytes();
+                let need = text.encode_utf16().count();
+                same_utf8_to_utf16(k, base, &transcode_caps(need, true));
+                for pos in (0..base.len()).step_by(stride()) {
+                    for special in specials {
+                        let mut v = base.to_vec();
+                        v.splice(pos..pos, special.iter().copied());
+                        same_utf8_to_utf16(k, &v, &transcode_caps(need + 2, false));
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// Runs of surrogate pairs after `prefix` ASCII or BMP units (so that pairs start at even and
+/// odd units of the 8-unit steps), then with a BMP unit, a lone leading or trailing surrogate,
+/// a reversed pair, or a leading surrogate before a non-surrogate, inserted at every
+/// position (between the halves of a pair too), and cut after every unit (a leading
+/// surrogate last), UTF-16 to UTF-8 (units, and bytes, which stop at every surrogate).
+#[test]
+fn utf16_to_utf8_pairs_every_position() {
+    let specials: [&[u16]; 9] = [
+        &[0x41],
+        &[0xE9],
+        &[0x65E5],
+        &[0xD800],
+        &[0xDBFF],
+        &[0xDC00],
+        &[0xDFFF],
+        &[0xDC00, 0xD800],
+        &[0xD83D, 0x41],
+    ];
+    let len = if quick() { 50 } else { 80 };
+    for k in levels() {
+        for prefix in (0..=17).step_by(if quick() { 5 } else { 1 }) {
+            for filler in [0x61u16, 0x439, 0x65E5] {
+                let mut base = vec![filler; prefix];
+                let mut buf = [0u16; 2];
+                for c in ASTRAL.iter().cycle() {
+                    if base.len() + 2 > len {
+                        break;
+                    }
+                    base.extend_from_slice(c.encode_utf16(&mut buf));
+                }
+                let need = String::from_utf16(&base).map_or(0, |s| s.len());
+                same_utf16_to_utf8(k, &base, &transcode_caps(need, true));
+                for cut in (0..base.len()).step_by(stride()) {
+                    same_utf16_to_utf8(k, &base[..cut], &transcode_caps(need, false));
+                }
+                for pos in (0..base.len()).step_by(stride()) {
+                    for special in specials {
+                        let mut v = base.clone();
+                        v.splice(pos..pos, special.iter().copied());
+                        same_utf16_to_utf8(k, &v, &transcode_caps(need + 4, false));
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// Mixes of emoji with ASCII, 2- and 3-byte characters (tweets): both ways, random lengths,
+/// output sizes and alignment of the mix, so that every three-character row and the runs of
+/// pairs start and stop everywhere.
+#[test]
+fn emoji_mixes() {
+    let sets: [&[char]; 5] = [
+        &['a', '😀'],
+        &['a', ' ', '😀', '👍', '🏽'],
+        &['é', '😀', '\u{10FFFF}'],
+        &['日', '😀', '\u{10000}'],
+        &['a', 'é', '日', '😀', '😀', '😀', '😀'],
+    ];
+    let mut seed = 0x9E37_79B9_7F4A_7C15u64;
+    let mut next = move || {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        seed
+    };
+    for k in levels() {
+        for set in sets {
+            for _ in 0..if quick() { 20 } else { 400 } {
+                let n = 20 + (next() % 120) as usize;
+                let text: String = (0..n)
+                    .map(|_| set[(next() % set.len() as u64) as usize])
+                    .collect();
+                let units: Vec<u16> = text.encode_utf16().collect();
+                let cap16 = [units.len(), (next() % (units.len() as u64 + 1)) as usize];
+                same_utf8_to_utf16(k, text.as_bytes(), &cap16);
+                let cap8 = [text.len(), (next() % (text.len() as u64 + 1)) as usize];
+                same_utf16_to_utf8(k, &units, &cap8);
+            }
+        }
+    }
+}
+
+/// `utf8_to_utf16` on ASCII text with a non-ASCII character early in each 64 bytes (so that
+/// blocks take the vector steps, not the ASCII path) and a 1-4-byte character, a cut one or
+/// an error written over every position (the kernel's blocks start where the last one's steps
+/// ended, so every position is near some block's edge): the last step of a block reads
+/// whether the block's last byte ends a character.
+#[test]
+fn utf8_to_utf16_block_edges() {
+    let specials: [&[u8]; 10] = [
+        "é".as_bytes(),
+        "日".as_bytes(),
+        "😀".as_bytes(),
+        "😀😀😀😀".as_bytes(),
+        "日日日日".as_bytes(),
+        b"\xF0\x9F\x98",
+        b"\xF0\x9F",
+        b"\xF0",
+        b"\xE6\x97",
+        b"\xC3",
+    ];
+    let len = 200;
+    for k in levels() {
+        // Where the early characters are and their lengths decide where the steps fall
+        // (around them the steps take 6-12 bytes, then 16 ASCII at a time).
+        for (early, first) in (0..40)
+            .step_by(if quick() { 13 } else { 1 })
+            .flat_map(|e| ["é", "日", "😀", "éé"].map(|c| (e, c.as_bytes())))
+        {
+            let mut base: Vec<u8> = (0..len).map(|i| b'a' + (i % 26) as u8).collect();
+            for at in (early..len - first.len()).step_by(64) {
+                base[at..at + first.len()].copy_from_slice(first);
+            }
+            for pos in (0..len).step_by(stride()) {
+                for special in specials {
+                    let mut v = base.clone();
+                    let end = (pos + special.len()).min(len);
+                    v[pos..end].copy_from_slice(&special[..end - pos]);
+                    same_utf8_to_utf16(k, &v, &[len, pos + 1, 130]);
+                }
+            }
+        }
+    }
+}
+
+/// UTF-16 made of random tokens (runs of 7 ASCII units, single ASCII, 2- and 3-byte units,
+/// surrogate pairs, lone leading and trailing surrogates), to UTF-8 with every level against
+/// scalar: steps of every length of output follow each other, such as a whole-lane step
+/// followed by a 7-unit one (a leading surrogate last) that is stored exactly because an
+/// unpaired surrogate follows, which must overwrite all the garbage of the first.
+#[test]
+fn utf16_to_utf8_token_mixes() {
+    let tokens: [&[u16]; 8] = [
+        &[0x61; 7],
+        &[0x61],
+        &[0xE9],
+        &[0x65E5],
+        &[0xD83D, 0xDE00],
+        &[0xDBFF, 0xDFFF],
+        &[0xD83D],
+        &[0xDC00],
+    ];
+    let mut seed = 0x2545_F491_4F6C_DD1Du64;
+    let mut next = move || {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        seed
+    };
+    for k in levels() {
+        for _ in 0..if quick() { 200 } else { 5000 } {
+            let n = 4 + (next() % 40) as usize;
+            let units: Vec<u16> = (0..n)
+                .flat_map(|_| {
+                    // Lone surrogates rarely, so that long runs convert.
+                    let t = (next() % 64) as usize;
+                    tokens[if t < 60 { t % 6 } else { 6 + t % 2 }].iter().copied()
+                })
+                .collect();
+            let need = 3 * units.len();
+            let cap = (next() % (need as u64 + 1)) as usize;
+            same_utf16_to_utf8(k, &units, &[need, cap]);
+        }
+    }
+}

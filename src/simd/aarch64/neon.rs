@@ -276,10 +276,19 @@ impl Lane for uint8x16_t {
     }
     #[inline(always)]
     unsafe fn store12(self, dst: *mut u8) {
-        // SAFETY: caller guarantees 12 writable bytes (8, then 4 at `dst + 8`).
+        // SAFETY: caller guarantees 12 writable bytes (8, then 4 at `dst + 8`, unaligned:
+        // `store4` writes through `write_unaligned`).
         unsafe {
             vst1_u8(dst, vget_low_u8(self));
-            vst1q_lane_u32::<2>(dst.add(8).cast(), vreinterpretq_u32_u8(self));
+            self.store4::<2>(dst.add(8));
+        }
+    }
+    #[inline(always)]
+    unsafe fn store4<const K: i32>(self, dst: *mut u8) {
+        // SAFETY: caller guarantees 4 writable bytes; `write_unaligned` needs no alignment.
+        unsafe {
+            dst.cast::<u32>()
+                .write_unaligned(vgetq_lane_u32::<K>(vreinterpretq_u32_u8(self)))
         }
     }
     #[inline(always)]
@@ -313,6 +322,11 @@ impl Lane for uint8x16_t {
         unsafe { vreinterpretq_u8_u16(vshrq_n_u16::<N>(vreinterpretq_u16_u8(self))) }
     }
     #[inline(always)]
+    unsafe fn shl32<const N: i32>(self) -> Self {
+        // SAFETY: NEON is baseline.
+        unsafe { vreinterpretq_u8_u32(vshlq_n_u32::<N>(vreinterpretq_u32_u8(self))) }
+    }
+    #[inline(always)]
     unsafe fn shr32<const N: i32>(self) -> Self {
         // SAFETY: NEON is baseline.
         unsafe { vreinterpretq_u8_u32(vshrq_n_u32::<N>(vreinterpretq_u32_u8(self))) }
@@ -327,6 +341,21 @@ impl Lane for uint8x16_t {
     unsafe fn swap_bytes16(self) -> Self {
         // SAFETY: NEON is baseline.
         unsafe { vrev16q_u8(self) }
+    }
+    #[inline(always)]
+    unsafe fn add16(self, other: Self) -> Self {
+        // SAFETY: NEON is baseline.
+        unsafe { vreinterpretq_u8_u16(vaddq_u16(vreinterpretq_u16_u8(self), vreinterpretq_u16_u8(other))) }
+    }
+    #[inline(always)]
+    unsafe fn eq16(self, other: Self) -> Self {
+        // SAFETY: NEON is baseline.
+        unsafe { vreinterpretq_u8_u16(vceqq_u16(vreinterpretq_u16_u8(self), vreinterpretq_u16_u8(other))) }
+    }
+    #[inline(always)]
+    unsafe fn prev_unit(self) -> Self {
+        // SAFETY: NEON is baseline. Bytes 14, 15 of zero, then bytes 0..14 of `self`.
+        unsafe { vextq_u8::<14>(vdupq_n_u8(0), self) }
     }
     #[inline(always)]
     unsafe fn below16(self, bound: u16) -> Self {

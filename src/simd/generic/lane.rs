@@ -32,6 +32,12 @@ pub(crate) trait Lane: Vector {
     /// - The ISA is enabled in the caller.
     /// - `dst` is valid for writing 8 bytes.
     unsafe fn store8(self, dst: *mut u8);
+    /// Stores u32 lane `K` (0..=3), 4 bytes (unaligned).
+    ///
+    /// # Safety
+    /// - The ISA is enabled in the caller.
+    /// - `dst` is valid for writing 4 bytes.
+    unsafe fn store4<const K: i32>(self, dst: *mut u8);
     /// Stores the low 12 bytes (unaligned): a store of 8 and one of 4.
     ///
     /// # Safety
@@ -48,6 +54,22 @@ pub(crate) trait Lane: Vector {
     /// # Safety
     /// The ISA is enabled in the caller.
     unsafe fn splat32(u: u32) -> Self;
+    /// Each u16 lane plus the same lane of `other`, wrapping.
+    ///
+    /// # Safety
+    /// The ISA is enabled in the caller.
+    unsafe fn add16(self, other: Self) -> Self;
+    /// 0xFFFF in the u16 lanes equal to those of `other`, 0 elsewhere.
+    ///
+    /// # Safety
+    /// The ISA is enabled in the caller.
+    unsafe fn eq16(self, other: Self) -> Self;
+    /// The u16 lanes moved up by one: lane `k` of the result is lane `k - 1`, lane 0 is 0
+    /// (for each code unit, the one before it).
+    ///
+    /// # Safety
+    /// The ISA is enabled in the caller.
+    unsafe fn prev_unit(self) -> Self;
     /// Bitwise and.
     ///
     /// # Safety
@@ -68,6 +90,11 @@ pub(crate) trait Lane: Vector {
     /// # Safety
     /// The ISA is enabled in the caller.
     unsafe fn shr16<const N: i32>(self) -> Self;
+    /// Each u32 lane shifted left by `N` (1..=31).
+    ///
+    /// # Safety
+    /// The ISA is enabled in the caller.
+    unsafe fn shl32<const N: i32>(self) -> Self;
     /// Each u32 lane shifted right by `N` (1..=31), zeros shifted in.
     ///
     /// # Safety

@@ -10,27 +10,40 @@
 //!     all one: the low bytes, 8 bytes
 //!     all two: u16 lane k = (0xC0 | u >> 6, 0x80 | u & 0x3F), or (u) where one;
 //!         pack by a row looked up by `one` (8 bits): 8..16 bytes
-//!     a surrogate among them: units: the scalar kernel converts 8 units (16, 32, then 64
-//!         while surrogates go on; a pair cut by their end waits for the next step);
-//!         bytes: stop (that kernel stops at every surrogate)
+//!     a surrogate among them: bytes: stop (that kernel stops at every surrogate)
+//!         units, and one is unpaired (a trailing one first, or a leading one not followed
+//!         by a trailing one, except in the last place): the scalar kernel converts 8 units
+//!         (16, 32, then 64 while that goes on; a pair cut by their end waits for the next step)
+//!         units, all paired: the 4 bytes of a pair split in two, the first two in the
+//!         leading surrogate's u16 lane, the last two in the trailing one's: 2 bytes a unit,
+//!         as for units below 0x800; a leading surrogate in the last place is left for the
+//!         next step (its lane counted as 1 byte, then dropped): 7 units; then, while 8
+//!         units are 4 surrogate pairs and 16 bytes fit: 4 bytes per u32 lane, stored as
+//!         they are (emoji)
+//!     all lanes of 1-2 bytes: pack them by a row looked up by `one`, as above
 //!     else u32 lane k = (lead, second, third, 0) of the 1-3 bytes of unit k;
 //!         pack each half (4 units) by a row looked up by `one` and `two`: 4..12 bytes each
 //!     store the step (below)
 //! the scalar kernel finishes
 //! ```
-//! The vector loop converts whole units, greedily from a character boundary, and only while
-//! the worst case (3 bytes a unit, and a whole lane stored) fits, so it converts exactly what
-//! the scalar kernel would; stopping before a surrogate or a full output leaves the rest to
-//! the scalar kernel, which then returns what it would have returned alone.
+//! The vector loop converts whole characters, greedily from a character boundary, and only
+//! while the worst case (3 bytes a unit, and a whole lane stored) fits, so it converts exactly
+//! what the scalar kernel would; stopping before an unpaired surrogate, a leading surrogate
+//! last (its pair unknown), or a full output leaves the rest to the scalar kernel, which then
+//! returns what it would have returned alone.
 //!
 //! Nothing after `written` changes, without a load before every store: a step is stored
 //! with whole lanes only when the next step is sure to be converted (its 8 units are there,
-//! hold no surrogate, and their worst case fits), and that step writes at least 8 real bytes
-//! over the at most 8 bytes of garbage the lanes leave; else (the last step) exactly,
-//! through a buffer. Blending every step with what `dst` holds instead (a load, a blend, a
-//! store) makes each load wait for the store just before it (store forwarding fails on the
-//! overlap): 2.7 GB/s instead of 8.3 on Russian with AVX2 (`simdenc bench`, this machine);
-//! storing each step only once the next one was converted cost half the speed too.
+//! and their worst case fits), and that step writes at least as many real bytes as the
+//! lanes leave garbage (see [`put`]): a step without surrogates only before 8 units without
+//! surrogates (8 bytes or more over at most 8 of garbage), a step with pairs before 8 units
+//! whose surrogates are paired (7 bytes or more: a leading surrogate may be left, over at
+//! most 7); else (the last step) exactly, through a buffer. The pair runs and the ASCII runs
+//! store exactly what they convert, 16 bytes or more, over that garbage too. Blending every step
+//! with what `dst` holds instead (a load, a blend, a store) makes each load wait for the
+//! store just before it (store forwarding fails on the overlap): 2.7 GB/s instead of 8.3 on
+//! Russian with AVX2 (`simdenc bench`, this machine); storing each step only once the next
+//! one was converted cost half the speed too.
 
 use super::super::scalar;
 use super::super::vector::Vector;
@@ -95,13 +108,15 @@ pub(crate) static ROWS123: ([[u8; 16]; 256], [u8; 256]) = rows123();
 /// whole lane after up to 12 bytes.
 const ROOM: usize = 32;
 
-/// The UTF-8 of 8 units, in registers: `lo[..len0]`, then `hi[..len1]`.
+/// The UTF-8 of 8 units (7 if the last is a leading surrogate, left for the next step), in
+/// registers: `lo[..len0]`, then `hi[..len1]`.
 #[derive(Clone, Copy)]
 struct Step<L> {
     lo: L,
     hi: L,
     len0: usize,
     len1: usize,
+    units: usize,
 }
 
 impl<L: Lane> Step<L> {
@@ -110,28 +125,44 @@ impl<L: Lane> Step<L> {
     }
 }
 
-/// Stores a step at `dst[at..]`: 8 ASCII bytes as such; else exactly its bytes, unless `whole`, then with whole-lane
-/// stores that leave at most 8 bytes of garbage after it (`hi` is stored as 8 bytes when it
-/// holds fewer), for the next step, which writes 8 bytes or more from there, to overwrite.
+/// Stores a step at `dst[at..]`: 8 ASCII bytes as such; else exactly its bytes, unless `whole`,
+/// then with whole-lane stores that leave garbage after it, for the next step to overwrite:
+/// at most 8 bytes, or with `TIGHT` at most 7.
 /// The exact store goes through a buffer on the stack: a blend with what `dst` holds would
 /// load the bytes the previous step just stored, and wait for them.
+///
+/// The garbage: `lo` is stored as 16 bytes (`hi` overwrites what follows its bytes) and `hi`,
+/// from `len0`, as 16 bytes if it holds 8 or more, else as 8: `16 - len1 <= 8` or
+/// `8 - len1 < 8` after `hi`, or `16 - len0 - len1 < 8` where `hi` ends inside `lo`'s 16
+/// bytes (some unit takes 3 bytes when `hi` is used, so `len0 + len1 >= 9`); with `hi`
+/// empty (units of 1-2 bytes, 9 bytes or more unless all ASCII), `16 - len0 <= 7`. `TIGHT`
+/// is for steps with surrogate pairs, whose next step may be one of 7 units (a leading
+/// surrogate left: 7 bytes or more), and which may be such a step themselves: `hi` of 8
+/// bytes as 8 (no garbage) and `lo` of 7 or 8 bytes with `hi` empty as 8 (`8 - len0 <= 1`).
 ///
 /// # Safety
 /// - The ISA of `L` is enabled in the caller.
 /// - `at + 32 <= dst.len()`.
 #[inline(always)]
-unsafe fn put<L: Lane>(step: &Step<L>, dst: &mut [u8], at: usize, whole: bool) {
-    let Step { lo, hi, len0, len1 } = *step;
+unsafe fn put<L: Lane, const TIGHT: bool>(step: &Step<L>, dst: &mut [u8], at: usize, whole: bool) {
+    let Step {
+        lo, hi, len0, len1, ..
+    } = *step;
     if len0 == 8 && len1 == 0 {
         // SAFETY: 8 bytes from `at`, `at + 32 <= dst.len()`; ISA enabled per contract.
         unsafe { lo.store8(dst.as_mut_ptr().add(at)) };
     } else if whole {
-        // SAFETY: the stores end by `at + len0 + 16 <= at + 28 <= dst.len()`; ISA enabled
-        // per contract.
+        // SAFETY: the stores end by `at + 16`, or by `at + len0 + 16 <= at + 28 <= dst.len()`
+        // where `hi` is stored (then `lo` holds 4 units, 12 bytes at most); ISA enabled per
+        // contract.
         unsafe {
             let d = dst.as_mut_ptr().add(at);
-            lo.store(d);
-            if len1 >= 8 {
+            if TIGHT && len0 <= 8 && len1 == 0 {
+                lo.store8(d);
+            } else {
+                lo.store(d);
+            }
+            if len1 > 8 || (len1 == 8 && !TIGHT) {
                 hi.store(d.add(len0));
             } else if len1 > 0 {
                 hi.store8(d.add(len0));
@@ -164,14 +195,47 @@ unsafe fn load_units<L: Lane>(src: &[u8], i: usize, be: bool) -> L {
     }
 }
 
-/// Whether one of the 8 units in `u` is a surrogate.
+/// Whether a step converts the 8 units in `u`: with `PAIRS`, if every surrogate among them is
+/// part of a pair (a leading surrogate in the last place is left for the next step, so it
+/// counts as paired); else if none is a surrogate.
 ///
 /// # Safety
 /// The ISA of `L` is enabled in the caller.
 #[inline(always)]
-unsafe fn has_surrogate<L: Lane>(u: L) -> bool {
+unsafe fn convertible<L: Lane, const PAIRS: bool>(u: L) -> bool {
     // SAFETY: register operations; ISA enabled per contract.
-    unsafe { u.and(L::splat16(0xF800)).xor(L::splat16(0xD800)).below16(1).any() }
+    unsafe {
+        if PAIRS {
+            let (lead, trail) = surrogates(u);
+            paired(lead, trail)
+        } else {
+            !u.and(L::splat16(0xF800)).eq16(L::splat16(0xD800)).any()
+        }
+    }
+}
+
+/// The masks of the leading and of the trailing surrogates among the u16 lanes of `u`.
+///
+/// # Safety
+/// The ISA of `L` is enabled in the caller.
+#[inline(always)]
+unsafe fn surrogates<L: Lane>(u: L) -> (L, L) {
+    // SAFETY: register operations; ISA enabled per contract.
+    unsafe {
+        let high = u.and(L::splat16(0xFC00));
+        (high.eq16(L::splat16(0xD800)), high.eq16(L::splat16(0xDC00)))
+    }
+}
+
+/// Whether every trailing surrogate follows a leading one and every leading one but the last
+/// unit is followed by a trailing one: exactly where the unit before is a leading surrogate.
+///
+/// # Safety
+/// The ISA of `L` is enabled in the caller.
+#[inline(always)]
+unsafe fn paired<L: Lane>(lead: L, trail: L) -> bool {
+    // SAFETY: register operations; ISA enabled per contract.
+    unsafe { !trail.xor(lead.prev_unit()).any() }
 }
 
 /// Copies `src` to the start of `dst` (once per kernel call: out of line).
@@ -181,12 +245,53 @@ fn copy_exact(src: &[u8], dst: &mut [u8]) {
     dst[..src.len()].copy_from_slice(src);
 }
 
-/// The UTF-8 of the 8 units in `u`, unless one is a surrogate.
+/// The UTF-8 of surrogate pairs, two bytes in the lane of each surrogate: for a leading
+/// surrogate (a lane of `lead`) the first two of its pair's four, for a trailing one the last
+/// two (from it and the unit before it). Other lanes: unspecified.
+///
+/// With c the code point and h = c >> 10 = (lead & 0x3FF) + 0x40, the bytes are
+/// (0xF0 | h >> 8, 0x80 | (h >> 2) & 0x3F) and
+/// (0x80 | (h & 3) << 4 | (trail >> 6) & 0xF, 0x80 | trail & 0x3F), where h & 3 = lead & 3.
 ///
 /// # Safety
 /// The ISA of `L` is enabled in the caller.
 #[inline(always)]
-unsafe fn convert8<L: Lane>(u: L) -> Option<Step<L>> {
+unsafe fn halves<L: Lane>(u: L, lead: L) -> L {
+    // SAFETY: register operations; ISA enabled per contract.
+    unsafe {
+        let h = u.and(L::splat16(0x3FF)).add16(L::splat16(0x40));
+        let second = h.shr16::<2>().and(L::splat16(0x3F)).or(L::splat16(0x80));
+        let first = h.shr16::<8>().or(L::splat16(0xF0)).or(second.shl16::<8>());
+        let low = u.shr16::<6>().and(L::splat16(0xF)).or(L::splat16(0x80));
+        let third = u.prev_unit().and(L::splat16(3)).shl16::<4>().or(low);
+        let last = u.and(L::splat16(0x3F)).or(L::splat16(0x80));
+        L::select(lead, first, third.or(last.shl16::<8>()))
+    }
+}
+
+/// The 16 bytes of UTF-8 of the 8 units in `u` if they are 4 surrogate pairs, each in a u32
+/// lane (leading surrogate first).
+///
+/// # Safety
+/// The ISA of `L` is enabled in the caller.
+#[inline(always)]
+unsafe fn four_pairs<L: Lane>(u: L) -> Option<L> {
+    // SAFETY: register operations; ISA enabled per contract.
+    unsafe {
+        if u.and(L::splat16(0xFC00)).xor(L::splat32(0xDC00_D800)).any() {
+            return None;
+        }
+        Some(halves(u, L::splat32(0xFFFF)))
+    }
+}
+
+/// The UTF-8 of the 8 units in `u` (or of the first 7, if the last is a leading surrogate),
+/// unless one is a surrogate (with `PAIRS`: an unpaired one, see [`convertible`]).
+///
+/// # Safety
+/// The ISA of `L` is enabled in the caller.
+#[inline(always)]
+unsafe fn convert8<L: Lane, const PAIRS: bool>(u: L) -> Option<Step<L>> {
     // SAFETY: register operations; ISA enabled per contract.
     unsafe {
         let below80 = u.below16(0x80);
@@ -198,11 +303,12 @@ unsafe fn convert8<L: Lane>(u: L) -> Option<Step<L>> {
                 hi: lo,
                 len0: 8,
                 len1: 0,
+                units: 8,
             });
         }
         let below800 = u.below16(0x800);
         let two = below800.lane_bits16();
-        // The trailing byte of a 2- or 3-byte character: 0x80 | u & 0x3F.
+        // The trailing byte of a 2-, 3- or 4-byte character: 0x80 | u & 0x3F.
         let last = u.and(L::splat16(0x3F)).or(L::splat16(0x80));
         // (0xC0 | u >> 6, last) for u < 0x800.
         let pair = u.shr16::<6>().or(L::splat16(0xC0)).or(last.shl16::<8>());
@@ -214,18 +320,52 @@ unsafe fn convert8<L: Lane>(u: L) -> Option<Step<L>> {
                 hi: lo,
                 len0: 16 - one.count_ones() as usize,
                 len1: 0,
+                units: 8,
             });
         }
-        if has_surrogate(u) {
-            return None;
-        }
+        let surrogate = u.and(L::splat16(0xF800)).eq16(L::splat16(0xD800));
         // (0xE0 | u >> 12, 0x80 | (u >> 6) & 0x3F) for u >= 0x800; `last` is the third byte.
         let lead3 = u.shr16::<12>().or(L::splat16(0xE0));
         let second3 = u.shr16::<6>().and(L::splat16(0x3F)).or(L::splat16(0x80));
         let triple = lead3.or(second3.shl16::<8>());
-        let v = L::select(below80, u, L::select(below800, pair, triple));
+        let (v, one, three, deferred) = if !surrogate.any() {
+            (
+                L::select(below80, u, L::select(below800, pair, triple)),
+                one,
+                !two & 0xFF,
+                0,
+            )
+        } else {
+            if !PAIRS {
+                return None;
+            }
+            let (lead, trail) = surrogates(u);
+            if !paired(lead, trail) {
+                return None;
+            }
+            let v = L::select(
+                below80,
+                u,
+                L::select(below800, pair, L::select(surrogate, halves(u, lead), triple)),
+            );
+            // A leading surrogate last is left: as one byte (counted as ASCII), then dropped.
+            let deferred = (lead.lane_bits16() >> 7) as usize;
+            let sur = surrogate.lane_bits16();
+            (v, one | (deferred << 7) as u32, !(two | sur) & 0xFF, deferred)
+        };
+        if three == 0 {
+            // 1-2 bytes a unit (2: half a surrogate pair).
+            let lo = v.shuffle(&ROWS12[one as usize]);
+            return Some(Step {
+                lo,
+                hi: lo,
+                len0: 16 - one.count_ones() as usize - deferred,
+                len1: 0,
+                units: 8 - deferred,
+            });
+        }
         let (lo, hi) = v.zip16(last);
-        let (n1, n2) = (!one & 0xFF, !two & 0xFF);
+        let (n1, n2) = (!one & 0xFF, three);
         let i0 = ((n1 & 0xF) | ((n2 & 0xF) << 4)) as usize;
         let i1 = ((n1 >> 4) | (n2 & 0xF0)) as usize;
         let (rows, lens) = &ROWS123;
@@ -233,7 +373,8 @@ unsafe fn convert8<L: Lane>(u: L) -> Option<Step<L>> {
             lo: lo.shuffle(&rows[i0]),
             hi: hi.shuffle(&rows[i1]),
             len0: usize::from(lens[i0]),
-            len1: usize::from(lens[i1]),
+            len1: usize::from(lens[i1]) - deferred,
+            units: 8 - deferred,
         })
     }
 }
@@ -244,7 +385,8 @@ unsafe fn convert8<L: Lane>(u: L) -> Option<Step<L>> {
 pub(crate) unsafe fn utf16_to_utf8<V: TranscodeVector>(src: &[u16], dst: &mut [u8]) -> (usize, usize) {
     let (mut read, mut written) = (0, 0);
     let mut ascii = true;
-    // Consecutive steps with surrogates: the scalar kernel takes 8, 16, 32, then 64 units.
+    // Consecutive steps with unpaired surrogates: the scalar kernel takes 8, 16, 32, then 64
+    // units.
     let mut streak = 0;
     loop {
         if ascii {
@@ -265,30 +407,61 @@ pub(crate) unsafe fn utf16_to_utf8<V: TranscodeVector>(src: &[u16], dst: &mut [u
         let step = if room {
             // SAFETY: `room`: `read + 8 <= src.len()`, 8 units (16 bytes) readable; ISA
             // enabled per contract.
-            unsafe { convert8(V::Lane::load(src.as_ptr().add(read).cast())) }
+            unsafe { convert8::<_, false>(V::Lane::load(src.as_ptr().add(read).cast())) }
         } else {
             None
         };
         match step {
             Some(step) => {
                 let end = written + step.len();
-                // Whole lanes if the next iteration surely converts a step from `end` (it
-                // takes the same conditions); the ASCII loop above runs only after an exact
-                // 8-byte ASCII step.
+                // Whole lanes if the next iteration surely converts a step of 8 units from
+                // `end` (it takes the same conditions); the ASCII loop above runs only after
+                // an exact 8-byte ASCII step.
                 // SAFETY: `read + 16 <= src.len()`: units `read + 8..read + 16` readable.
                 let whole = read + 16 <= src.len()
                     && end + ROOM <= dst.len()
-                    && !unsafe { has_surrogate(V::Lane::load(src.as_ptr().add(read + 8).cast())) };
+                    && unsafe { convertible::<_, false>(V::Lane::load(src.as_ptr().add(read + 8).cast())) };
                 // SAFETY: `room`: `written + 32 <= dst.len()`; ISA enabled per contract.
-                unsafe { put(&step, dst, written, whole) };
+                unsafe { put::<_, false>(&step, dst, written, whole) };
                 ascii = step.len() == 8;
                 streak = 0;
                 read += 8;
                 written = end;
             }
             None if room => {
-                // A surrogate: the scalar kernel converts these units (a leading surrogate at
-                // their end, paired after it, is left for the next step).
+                // A surrogate. SAFETY: `room` (above); ISA enabled per contract.
+                let u = unsafe { V::Lane::load(src.as_ptr().add(read).cast()) };
+                // SAFETY: ISA enabled per contract.
+                if let Some(step) = unsafe { convert8::<_, true>(u) } {
+                    // All paired: 7 or 8 units.
+                    let (next, end) = (read + step.units, written + step.len());
+                    // SAFETY: `next + 8 <= src.len()`: units `next..next + 8` readable.
+                    let whole = next + 8 <= src.len()
+                        && end + ROOM <= dst.len()
+                        && unsafe { convertible::<_, true>(V::Lane::load(src.as_ptr().add(next).cast())) };
+                    // SAFETY: `room`: `written + 32 <= dst.len()`; ISA enabled per contract.
+                    unsafe { put::<_, true>(&step, dst, written, whole) };
+                    (read, written) = (next, end);
+                    // Runs of surrogate pairs (emoji): 8 units to exactly 16 bytes.
+                    while read + 8 <= src.len() && written + 16 <= dst.len() {
+                        // SAFETY: units `read..read + 8` are in bounds, bytes `written..written
+                        // + 16` too; ISA enabled per contract.
+                        unsafe {
+                            let units = V::Lane::load(src.as_ptr().add(read).cast());
+                            let Some(bytes) = four_pairs(units) else {
+                                break;
+                            };
+                            bytes.store(dst.as_mut_ptr().add(written));
+                        }
+                        read += 8;
+                        written += 16;
+                    }
+                    ascii = false;
+                    streak = 0;
+                    continue;
+                }
+                // An unpaired surrogate: the scalar kernel converts these units (a leading
+                // surrogate at their end, paired after it, is left for the next step).
                 let end = src.len().min(read + (8 << streak));
                 let (r, w) = scalar::utf16_to_utf8(&src[read..end], &mut dst[written..]);
                 if r == 0 {
@@ -318,7 +491,7 @@ pub(crate) unsafe fn utf16_bytes_to_utf8<V: TranscodeVector>(
     let (mut read, mut written) = (0, 0);
     while read + 8 <= units && written + ROOM <= dst.len() {
         // SAFETY: `read + 8 <= units`; ISA enabled per contract.
-        let Some(step) = (unsafe { convert8(load_units::<V::Lane>(src, read, be)) }) else {
+        let Some(step) = (unsafe { convert8::<_, false>(load_units::<V::Lane>(src, read, be)) }) else {
             break; // a surrogate: the scalar kernel stops there
         };
         let end = written + step.len();
@@ -326,9 +499,9 @@ pub(crate) unsafe fn utf16_bytes_to_utf8<V: TranscodeVector>(
         // SAFETY: `read + 16 <= units`; ISA enabled per contract.
         let whole = read + 16 <= units
             && end + ROOM <= dst.len()
-            && !unsafe { has_surrogate(load_units::<V::Lane>(src, read + 8, be)) };
+            && unsafe { convertible::<_, false>(load_units::<V::Lane>(src, read + 8, be)) };
         // SAFETY: `written + 32 <= dst.len()`; ISA enabled per contract.
-        unsafe { put(&step, dst, written, whole) };
+        unsafe { put::<_, false>(&step, dst, written, whole) };
         read += 8;
         written = end;
     }

@@ -386,6 +386,12 @@ impl Lane for __m128i {
         }
     }
     #[inline(always)]
+    unsafe fn store4<const K: i32>(self, dst: *mut u8) {
+        // SAFETY: caller guarantees 4 writable bytes (unaligned, as `write_unaligned`
+        // allows) and the ISA (SSE4.1 `pextrd`).
+        unsafe { dst.cast::<i32>().write_unaligned(_mm_extract_epi32::<K>(self)) }
+    }
+    #[inline(always)]
     unsafe fn splat16(u: u16) -> Self {
         // SAFETY: SSE2 per the trait contract.
         unsafe { _mm_set1_epi16(u as i16) }
@@ -394,6 +400,21 @@ impl Lane for __m128i {
     unsafe fn splat32(u: u32) -> Self {
         // SAFETY: SSE2 per the trait contract.
         unsafe { _mm_set1_epi32(u as i32) }
+    }
+    #[inline(always)]
+    unsafe fn add16(self, other: Self) -> Self {
+        // SAFETY: SSE2 per the trait contract.
+        unsafe { _mm_add_epi16(self, other) }
+    }
+    #[inline(always)]
+    unsafe fn eq16(self, other: Self) -> Self {
+        // SAFETY: SSE2 per the trait contract.
+        unsafe { _mm_cmpeq_epi16(self, other) }
+    }
+    #[inline(always)]
+    unsafe fn prev_unit(self) -> Self {
+        // SAFETY: SSE2 per the trait contract. The byte shift fills with zeros.
+        unsafe { _mm_slli_si128::<2>(self) }
     }
     #[inline(always)]
     unsafe fn and(self, other: Self) -> Self {
@@ -414,6 +435,11 @@ impl Lane for __m128i {
     unsafe fn shr16<const N: i32>(self) -> Self {
         // SAFETY: SSE2 per the trait contract.
         unsafe { _mm_srli_epi16::<N>(self) }
+    }
+    #[inline(always)]
+    unsafe fn shl32<const N: i32>(self) -> Self {
+        // SAFETY: SSE2 per the trait contract.
+        unsafe { _mm_slli_epi32::<N>(self) }
     }
     #[inline(always)]
     unsafe fn shr32<const N: i32>(self) -> Self {
