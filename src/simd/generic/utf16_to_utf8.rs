@@ -48,8 +48,7 @@
 use super::super::scalar;
 use super::super::vector::Vector;
 use super::lane::{Lane, TranscodeVector};
-
-const NONE: u8 = 0xFF;
+use super::rows::{Keep, NONE, compact_rows};
 
 /// The low byte of each u16 lane (8 ASCII units to 8 bytes).
 const LOW_BYTES: [u8; 16] = [
@@ -58,51 +57,11 @@ const LOW_BYTES: [u8; 16] = [
 
 /// By the 8 bits of `one` (unit k is ASCII): the bytes of the u16 lanes to keep (1 of an ASCII
 /// unit's lane, both of the others'), in order. The length is `16 - popcount(one)`.
-const fn rows12() -> [[u8; 16]; 256] {
-    let mut rows = [[NONE; 16]; 256];
-    let mut one = 0;
-    while one < 256 {
-        let (mut o, mut k) = (0, 0);
-        while k < 8 {
-            rows[one][o] = (2 * k) as u8;
-            o += 1;
-            if (one >> k) & 1 == 0 {
-                rows[one][o] = (2 * k + 1) as u8;
-                o += 1;
-            }
-            k += 1;
-        }
-        one += 1;
-    }
-    rows
-}
-
+pub(crate) static ROWS12: [[u8; 16]; 256] = compact_rows(Keep::OneOrTwo).0;
 /// By `n1 | n2 << 4` (4 units: bit k of `n1` set if unit k is not ASCII, of `n2` if it is
-/// 0x800 or more): the bytes of the u32 lanes to keep, 1 + n1_k + n2_k of lane k.
-const fn rows123() -> ([[u8; 16]; 256], [u8; 256]) {
-    let mut rows = [[NONE; 16]; 256];
-    let mut lens = [0u8; 256];
-    let mut i = 0;
-    while i < 256 {
-        let (mut o, mut k) = (0, 0);
-        while k < 4 {
-            let len = 1 + ((i >> k) & 1) + ((i >> (k + 4)) & 1);
-            let mut j = 0;
-            while j < len {
-                rows[i][o] = (4 * k + j) as u8;
-                o += 1;
-                j += 1;
-            }
-            k += 1;
-        }
-        lens[i] = o as u8;
-        i += 1;
-    }
-    (rows, lens)
-}
-
-pub(crate) static ROWS12: [[u8; 16]; 256] = rows12();
-pub(crate) static ROWS123: ([[u8; 16]; 256], [u8; 256]) = rows123();
+/// 0x800 or more): the bytes of the u32 lanes to keep, 1 + n1_k + n2_k of lane k, and their
+/// number.
+pub(crate) static ROWS123: ([[u8; 16]; 256], [u8; 256]) = compact_rows(Keep::OneToThree);
 
 /// Bytes of output a step needs room for: 8 units of 3 bytes, the second half stored as a
 /// whole lane after up to 12 bytes.

@@ -35,58 +35,15 @@
 use core::arch::x86_64::*;
 use core::ptr;
 
+use super::super::generic::rows::{Keep, compact_rows};
 use super::super::scalar;
 use super::super::{Lookup, PairTables};
 
-const NONE: u8 = 0xFF;
-
 /// By the 8 bits of `kept` (u16 lane k is kept): the bytes of the kept lanes, in order.
-const fn rows16() -> [[u8; 16]; 256] {
-    let mut rows = [[NONE; 16]; 256];
-    let mut kept = 0;
-    while kept < 256 {
-        let (mut o, mut k) = (0, 0);
-        while k < 8 {
-            if (kept >> k) & 1 != 0 {
-                rows[kept][o] = (2 * k) as u8;
-                rows[kept][o + 1] = (2 * k + 1) as u8;
-                o += 2;
-            }
-            k += 1;
-        }
-        kept += 1;
-    }
-    rows
-}
-
+static ROWS16: [[u8; 16]; 256] = compact_rows(Keep::TwoOrNone).0;
 /// By `kept | three << 4` (4 u32 lanes: bit k of `kept` set if lane k is kept, of `three`
 /// if it holds 3 bytes rather than 1): the bytes of the kept lanes, and their count.
-const fn rows013() -> ([[u8; 16]; 256], [u8; 256]) {
-    let mut rows = [[NONE; 16]; 256];
-    let mut lens = [0u8; 256];
-    let mut i = 0;
-    while i < 256 {
-        let (mut o, mut k) = (0, 0);
-        while k < 4 {
-            if (i >> k) & 1 != 0 {
-                let len = if (i >> (k + 4)) & 1 != 0 { 3 } else { 1 };
-                let mut j = 0;
-                while j < len {
-                    rows[i][o] = (4 * k + j) as u8;
-                    o += 1;
-                    j += 1;
-                }
-            }
-            k += 1;
-        }
-        lens[i] = o as u8;
-        i += 1;
-    }
-    (rows, lens)
-}
-
-static ROWS16: [[u8; 16]; 256] = rows16();
-static ROWS013: ([[u8; 16]; 256], [u8; 256]) = rows013();
+static ROWS013: ([[u8; 16]; 256], [u8; 256]) = compact_rows(Keep::NoneOneOrThree);
 
 /// The nibble tables in registers (each 16-entry table in both 128-bit lanes), and the
 /// pointer parameters.
