@@ -95,18 +95,16 @@ impl Resume {
     }
 }
 
-/// The most UTF-16 code units a legacy decode run into UTF-8 stages at a time, where the
-/// transcoding kernels are vector kernels.
-const STAGE: usize = 64;
-
 /// The shortest input the vector pair kernels are handed (they finish a short end with a
-/// masked block; below this the codecs' own loop is as fast).
+/// masked block). From 8 bytes, 16-byte Shift_JIS inputs measured 0.46 times encoding_rs
+/// against 0.8 from 32 (a gather's latency is more than the whole scalar decode of 16
+/// bytes; `simdenc bench --filter small16 --level avx512`, 2026-11-23).
 const PAIRS_MIN: usize = 32;
 
 /// The most UTF-16 code units an encode run from UTF-8 converts at a time, where the
-/// transcoding kernels are vector kernels (larger than [`STAGE`]: the UTF-8 to UTF-16 kernel
-/// leaves less of each piece to its scalar tail; EUC-KR encode 1.0 -> 1.4 GB/s against 64,
-/// and 1024 measured slower, `simdenc bench --filter cjk-encode --level avx512`, 2026-11-23).
+/// transcoding kernels are vector kernels (the UTF-8 to UTF-16 kernel leaves less of each
+/// piece to its scalar tail; EUC-KR encode 1.0 -> 1.4 GB/s against 64, and 1024 measured
+/// slower, `simdenc bench --filter cjk-encode --level avx512`, 2026-11-23).
 const ENCODE_STAGE: usize = 256;
 
 /// Decoder output into UTF-8.
@@ -135,25 +133,10 @@ impl<'a> Utf8Dest<'a> {
     /// A legacy decode run with the codec's own loop (see `Dest::legacy_run`).
     #[inline(always)]
     fn codec_run(&mut self, src: &[u8], single: &impl Fn(u8) -> u32, pair: &impl Fn(u8, u8) -> u32) -> usize {
-        // With vector transcoders, staging UTF-16 and converting it in bulk is faster than
-        // writing 1–3 bytes per character, once there is enough input and room to amortise
-        // the kernel call (small inputs: `simdenc bench --filter small`).
-        let room = (self.left() / 3).min(STAGE);
-        if !self.kernels.vector_transcoders() || room < 16 || src.len() < 32 {
-            return runs::run_to_utf8(src, self.buf, &mut self.pos, single, pair);
-        }
-        // Stage as many units as surely fit (three bytes per unit at most; a surrogate pair
-        // takes two units and four bytes).
-        let mut stage = [0u16; STAGE];
-        let mut units = 0;
-        let read = runs::run_to_utf16(src, &mut stage[..room], &mut units, single, pair);
-        // Whole characters whose UTF-8 fits: the kernel converts all of them, by its contract.
-        let (converted, written) = self
-            .kernels
-            .utf16_to_utf8(&stage[..units], self.buf.get_mut(self.pos..).unwrap_or_default());
-        debug_assert_eq!(converted, units, "staged UTF-16 did not fit");
-        self.pos += written;
-        read
+        // Character by character: staging UTF-16 for the vector transcoder here (what the
+        // pair kernels leave) measured no faster (CJK decode at AVX-512 within 2% either way,
+        // `simdenc bench --filter cjk-decode --level avx512 --batches 5`, 2026-11-23).
+        runs::run_to_utf8(src, self.buf, &mut self.pos, single, pair)
     }
 }
 
