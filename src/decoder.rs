@@ -7,7 +7,7 @@
 use crate::codecs::VariantDecoder;
 use crate::codecs::cursor::{Dest, Utf8Dest, Utf16Dest};
 use crate::encoding::Encoding;
-use crate::results::{CoderResult, DecoderResult};
+use crate::results::{CoderResult, DecoderResult, Status};
 use crate::simd::Kernels;
 use crate::{UTF_8, UTF_16BE, UTF_16LE};
 
@@ -205,7 +205,7 @@ impl Decoder {
     ) -> (DecoderResult, usize, usize) {
         let mut dst = Utf8Dest::new(dst, self.kernels);
         let (result, read) = self.run(src, &mut dst, last, false);
-        (result, read, dst.written())
+        (result.get(), read, dst.written())
     }
 
     /// Decodes into UTF-8, replacing malformed sequences with U+FFFD.
@@ -246,7 +246,7 @@ impl Decoder {
     ) -> (DecoderResult, usize, usize) {
         let mut dst = Utf16Dest::new(dst, self.kernels);
         let (result, read) = self.run(src, &mut dst, last, false);
-        (result, read, dst.written())
+        (result.get(), read, dst.written())
     }
 
     /// Decodes into UTF-16, replacing malformed sequences with U+FFFD.
@@ -384,7 +384,7 @@ impl Decoder {
         loop {
             let (result, read) = self.run(&src[total_read..], dst, last, true);
             total_read += read;
-            match result {
+            match result.get() {
                 DecoderResult::Malformed(..) => had_errors = true,
                 other => return (other.into_coder(), total_read, had_errors),
             }
@@ -392,7 +392,7 @@ impl Decoder {
     }
 
     /// BOM handling, then the state machine.
-    fn run<D: Dest>(&mut self, src: &[u8], dst: &mut D, last: bool, replace: bool) -> (DecoderResult, usize) {
+    fn run<D: Dest>(&mut self, src: &[u8], dst: &mut D, last: bool, replace: bool) -> (Status, usize) {
         let mut read = 0;
         if let Start::Looking { len: 0, .. } = self.start
             && let Some(&first) = src.first()
@@ -427,7 +427,7 @@ impl Decoder {
                     _ if last => break None,
                     _ => {
                         self.start = Start::Looking { mode, seen, len };
-                        return (DecoderResult::InputEmpty, read);
+                        return (Status::INPUT_EMPTY, read);
                     }
                 }
             };
@@ -458,12 +458,12 @@ impl Decoder {
             } else {
                 Start::Feeding { held, len, fed }
             };
-            match result {
+            match result.get() {
                 DecoderResult::InputEmpty => {}
                 DecoderResult::OutputFull => return (result, read),
                 // Held bytes not yet fed count as read after the malformed sequence.
                 DecoderResult::Malformed(bad, after) => {
-                    return (DecoderResult::Malformed(bad, after + (len - fed)), read);
+                    return (Status::malformed(bad, after + (len - fed)), read);
                 }
             }
         }

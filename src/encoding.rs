@@ -67,8 +67,14 @@ impl Encoding {
 
     /// The algorithm family and table of this encoding.
     #[inline]
-    pub(crate) fn kind(&'static self) -> Kind {
+    pub(crate) const fn kind(&self) -> Kind {
         self.kind
+    }
+
+    /// This encoding's position in [`Encoding::all`].
+    #[inline]
+    pub(crate) const fn index(&self) -> u8 {
+        self.index
     }
 
     /// "Get an encoding": the encoding for `label`, or `None`.

@@ -14,7 +14,7 @@
 
 use crate::codecs::cursor::{ByteDest, Dest, Source};
 use crate::codecs::runs::{self, PairShape};
-use crate::results::{DecoderResult, EncoderResult};
+use crate::results::{EncoderResult, Status};
 use crate::simd::{EncodeTables, Lookup, PairTables};
 use crate::tables::big5::{BIG5, BIG5_ENC_ASTRAL, BIG5_ENC_BLOCKS, BIG5_ENC_PAGES};
 use crate::tables::paged;
@@ -62,12 +62,13 @@ enum Step {
 }
 
 /// The Big5 decoder.
+#[derive(Clone, Copy)]
 pub(crate) struct Big5Decoder {
     big5_leading: u8,
 }
 
 impl Big5Decoder {
-    pub(crate) fn new() -> Self {
+    pub(crate) const fn new() -> Self {
         Big5Decoder { big5_leading: 0 }
     }
 
@@ -78,7 +79,7 @@ impl Big5Decoder {
         dst: &mut D,
         last: bool,
         replace: bool,
-    ) -> (DecoderResult, usize) {
+    ) -> (Status, usize) {
         let mut read = 0;
         loop {
             if self.big5_leading == 0 {
@@ -89,13 +90,13 @@ impl Big5Decoder {
             };
             match self.step(byte, dst, replace) {
                 Step::Consumed => read += 1,
-                Step::Full => return (DecoderResult::OutputFull, read),
+                Step::Full => return (Status::OUTPUT_FULL, read),
                 Step::Error { consumed, bad } => {
                     read += usize::from(consumed);
                     if replace {
                         dst.push('\u{FFFD}');
                     }
-                    return (DecoderResult::Malformed(bad, 0), read);
+                    return (Status::malformed(bad, 0), read);
                 }
             }
         }
@@ -103,16 +104,16 @@ impl Big5Decoder {
         //    0x00 and return error.
         if last && self.big5_leading != 0 {
             if replace && !dst.room_for_replacement() {
-                return (DecoderResult::OutputFull, read);
+                return (Status::OUTPUT_FULL, read);
             }
             self.big5_leading = 0;
             if replace {
                 dst.push('\u{FFFD}');
             }
-            return (DecoderResult::Malformed(1, 0), read);
+            return (Status::malformed(1, 0), read);
         }
         // 2. If byte is end-of-queue and Big5 leading is 0x00, then return finished.
-        (DecoderResult::InputEmpty, read)
+        (Status::INPUT_EMPTY, read)
     }
 
     /// <https://encoding.spec.whatwg.org/#big5-decoder>, steps 3–6, for one byte (not

@@ -16,12 +16,13 @@
 
 use crate::codecs::cursor::{ByteDest, Dest, Source};
 use crate::codecs::runs::{self, PairShape};
-use crate::results::{DecoderResult, EncoderResult};
+use crate::results::{EncoderResult, Status};
 use crate::simd::{EncodeTables, Lookup, PairTables};
 use crate::tables::jis0208::{JIS0208, JIS0208_ENC_BLOCKS, JIS0208_ENC_PAGES};
 use crate::tables::jis0212::JIS0212;
 use crate::tables::paged;
 
+#[derive(Clone, Copy)]
 pub(crate) struct EucJpDecoder {
     /// The standard's EUC-JP jis0212.
     euc_jp_jis0212: bool,
@@ -61,7 +62,7 @@ fn room_for_error<D: Dest>(dst: &D, replace: bool) -> bool {
 }
 
 impl EucJpDecoder {
-    pub(crate) fn new() -> Self {
+    pub(crate) const fn new() -> Self {
         EucJpDecoder {
             euc_jp_jis0212: false,
             euc_jp_leading: 0,
@@ -74,14 +75,14 @@ impl EucJpDecoder {
         dst: &mut D,
         last: bool,
         replace: bool,
-    ) -> (DecoderResult, usize) {
+    ) -> (Status, usize) {
         let mut read = 0;
         loop {
             if self.euc_jp_leading == 0 {
                 let (n, full) = decode_fast(src.get(read..).unwrap_or_default(), dst);
                 read += n;
                 if full {
-                    return (DecoderResult::OutputFull, read);
+                    return (Status::OUTPUT_FULL, read);
                 }
             }
             let Some(&byte) = src.get(read) else {
@@ -89,12 +90,12 @@ impl EucJpDecoder {
             };
             match self.step(byte, dst, replace) {
                 Step::Consumed => read += 1,
-                Step::Full => return (DecoderResult::OutputFull, read),
+                Step::Full => return (Status::OUTPUT_FULL, read),
                 Step::Error { consumed, bad } => {
                     if replace {
                         dst.push('\u{FFFD}');
                     }
-                    return (DecoderResult::Malformed(bad, 0), read + usize::from(consumed));
+                    return (Status::malformed(bad, 0), read + usize::from(consumed));
                 }
             }
         }
@@ -102,7 +103,7 @@ impl EucJpDecoder {
         //    to 0x00 and return error.
         if last && self.euc_jp_leading != 0 {
             if !room_for_error(dst, replace) {
-                return (DecoderResult::OutputFull, read);
+                return (Status::OUTPUT_FULL, read);
             }
             let bad = self.held() as u8;
             self.euc_jp_leading = 0;
@@ -112,10 +113,10 @@ impl EucJpDecoder {
             if replace {
                 dst.push('\u{FFFD}');
             }
-            return (DecoderResult::Malformed(bad, 0), read);
+            return (Status::malformed(bad, 0), read);
         }
         // 2. If byte is end-of-queue and EUC-JP leading is 0x00, then return finished.
-        (DecoderResult::InputEmpty, read)
+        (Status::INPUT_EMPTY, read)
     }
 
     /// The standard's handler for one byte (not end-of-queue). On `Error` the caller writes
@@ -374,7 +375,7 @@ mod tests {
     use crate::codecs::testing::{
         check_decode, check_decode_thoroughly, check_encode, check_encode_thoroughly,
     };
-    use crate::results::DecoderResult;
+    use crate::results::Status;
 
     /// A small deterministic generator (xorshift64) for sample inputs.
     struct Rng(u64);
@@ -497,12 +498,12 @@ mod tests {
         assert!(decoder.is_initial());
         assert_eq!(
             decoder.decode(b"a\x8F\xB0", &mut dst, false, true),
-            (DecoderResult::InputEmpty, 3)
+            (Status::INPUT_EMPTY, 3)
         );
         assert_eq!((decoder.held(), decoder.is_initial()), (2, false));
         assert_eq!(
             decoder.decode(b"", &mut dst, true, true),
-            (DecoderResult::Malformed(2, 0), 0)
+            (Status::malformed(2, 0), 0)
         );
         assert_eq!((decoder.held(), decoder.is_initial()), (0, true));
     }

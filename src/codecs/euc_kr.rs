@@ -16,11 +16,12 @@
 
 use crate::codecs::cursor::{ByteDest, Dest, Source};
 use crate::codecs::runs::{self, PairShape};
-use crate::results::{DecoderResult, EncoderResult};
+use crate::results::{EncoderResult, Status};
 use crate::simd::{EncodeTables, Lookup, PairTables};
 use crate::tables::euc_kr::{EUC_KR, EUC_KR_ENC_BLOCKS, EUC_KR_ENC_PAGES};
 use crate::tables::paged;
 
+#[derive(Clone, Copy)]
 pub(crate) struct EucKrDecoder {
     /// The standard's EUC-KR leading; 0x00 when none.
     euc_kr_leading: u8,
@@ -57,7 +58,7 @@ fn room_for_error<D: Dest>(dst: &D, replace: bool) -> bool {
 }
 
 impl EucKrDecoder {
-    pub(crate) fn new() -> Self {
+    pub(crate) const fn new() -> Self {
         EucKrDecoder { euc_kr_leading: 0 }
     }
 
@@ -67,14 +68,14 @@ impl EucKrDecoder {
         dst: &mut D,
         last: bool,
         replace: bool,
-    ) -> (DecoderResult, usize) {
+    ) -> (Status, usize) {
         let mut read = 0;
         loop {
             if self.euc_kr_leading == 0 {
                 let (n, full) = decode_fast(src.get(read..).unwrap_or_default(), dst);
                 read += n;
                 if full {
-                    return (DecoderResult::OutputFull, read);
+                    return (Status::OUTPUT_FULL, read);
                 }
             }
             let Some(&byte) = src.get(read) else {
@@ -82,12 +83,12 @@ impl EucKrDecoder {
             };
             match self.step(byte, dst, replace) {
                 Step::Consumed => read += 1,
-                Step::Full => return (DecoderResult::OutputFull, read),
+                Step::Full => return (Status::OUTPUT_FULL, read),
                 Step::Error { consumed, bad } => {
                     if replace {
                         dst.push('\u{FFFD}');
                     }
-                    return (DecoderResult::Malformed(bad, 0), read + usize::from(consumed));
+                    return (Status::malformed(bad, 0), read + usize::from(consumed));
                 }
             }
         }
@@ -95,16 +96,16 @@ impl EucKrDecoder {
         //    to 0x00 and return error.
         if last && self.euc_kr_leading != 0 {
             if !room_for_error(dst, replace) {
-                return (DecoderResult::OutputFull, read);
+                return (Status::OUTPUT_FULL, read);
             }
             self.euc_kr_leading = 0;
             if replace {
                 dst.push('\u{FFFD}');
             }
-            return (DecoderResult::Malformed(1, 0), read);
+            return (Status::malformed(1, 0), read);
         }
         // 2. If byte is end-of-queue and EUC-KR leading is 0x00, then return finished.
-        (DecoderResult::InputEmpty, read)
+        (Status::INPUT_EMPTY, read)
     }
 
     /// The standard's handler for one byte (not end-of-queue). On `Error` the caller writes
@@ -286,7 +287,7 @@ mod tests {
     use crate::codecs::testing::{
         check_decode, check_decode_thoroughly, check_encode, check_encode_thoroughly,
     };
-    use crate::results::DecoderResult;
+    use crate::results::Status;
 
     /// A small deterministic generator (xorshift64) for sample inputs.
     struct Rng(u64);
@@ -387,12 +388,12 @@ mod tests {
         assert!(decoder.is_initial());
         assert_eq!(
             decoder.decode(b"a\xB0", &mut dst, false, false),
-            (DecoderResult::InputEmpty, 2)
+            (Status::INPUT_EMPTY, 2)
         );
         assert_eq!((decoder.held(), decoder.is_initial()), (1, false));
         assert_eq!(
             decoder.decode(b"", &mut dst, true, false),
-            (DecoderResult::Malformed(1, 0), 0)
+            (Status::malformed(1, 0), 0)
         );
         assert_eq!((decoder.held(), decoder.is_initial()), (0, true));
     }

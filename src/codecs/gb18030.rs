@@ -28,7 +28,7 @@
 use crate::codecs::Pending;
 use crate::codecs::cursor::{ByteDest, Dest, Source};
 use crate::codecs::runs::{self, PairShape};
-use crate::results::{DecoderResult, EncoderResult};
+use crate::results::{EncoderResult, Status};
 use crate::simd::{EncodeTables, Lookup, PairTables};
 use crate::tables::gb18030::{GB18030, GB18030_ENC_BLOCKS, GB18030_ENC_PAGES, GB18030_RANGES};
 use crate::tables::paged;
@@ -105,6 +105,7 @@ enum Step {
 }
 
 /// The gb18030 decoder (also GBK's).
+#[derive(Clone, Copy)]
 pub(crate) struct Gb18030Decoder {
     gb18030_first: u8,
     gb18030_second: u8,
@@ -113,12 +114,12 @@ pub(crate) struct Gb18030Decoder {
 }
 
 impl Gb18030Decoder {
-    pub(crate) fn new() -> Self {
+    pub(crate) const fn new() -> Self {
         Gb18030Decoder {
             gb18030_first: 0,
             gb18030_second: 0,
             gb18030_third: 0,
-            pending: Pending::default(),
+            pending: Pending::EMPTY,
         }
     }
 
@@ -129,7 +130,7 @@ impl Gb18030Decoder {
         dst: &mut D,
         last: bool,
         replace: bool,
-    ) -> (DecoderResult, usize) {
+    ) -> (Status, usize) {
         let mut read = 0;
         loop {
             if self.is_initial() {
@@ -148,7 +149,7 @@ impl Gb18030Decoder {
                         read += 1;
                     }
                 }
-                Step::Full => return (DecoderResult::OutputFull, read),
+                Step::Full => return (Status::OUTPUT_FULL, read),
                 Step::Error { consumed, bad } => {
                     if consumed {
                         if from_pending {
@@ -160,7 +161,7 @@ impl Gb18030Decoder {
                     if replace {
                         dst.push('\u{FFFD}');
                     }
-                    return (DecoderResult::Malformed(bad, self.pending.len() as u8), read);
+                    return (Status::malformed(bad, self.pending.len() as u8), read);
                 }
             }
         }
@@ -169,7 +170,7 @@ impl Gb18030Decoder {
         let held = self.held();
         if last && held != 0 {
             if replace && !dst.room_for_replacement() {
-                return (DecoderResult::OutputFull, read);
+                return (Status::OUTPUT_FULL, read);
             }
             self.gb18030_first = 0;
             self.gb18030_second = 0;
@@ -177,10 +178,10 @@ impl Gb18030Decoder {
             if replace {
                 dst.push('\u{FFFD}');
             }
-            return (DecoderResult::Malformed(held as u8, 0), read);
+            return (Status::malformed(held as u8, 0), read);
         }
         // 1. If byte is end-of-queue and gb18030 first, second and third are 0x00, finished.
-        (DecoderResult::InputEmpty, read)
+        (Status::INPUT_EMPTY, read)
     }
 
     /// <https://encoding.spec.whatwg.org/#gb18030-decoder>, steps 3–9, for one byte (not
@@ -593,7 +594,7 @@ mod tests {
     use crate::codecs::testing::{
         check_decode, check_decode_thoroughly, check_encode, check_encode_thoroughly,
     };
-    use crate::results::DecoderResult;
+    use crate::results::Status;
     use crate::{GB18030, GBK};
 
     /// The four bytes of a four-byte pointer.
@@ -768,18 +769,18 @@ mod tests {
         let mut dst = Utf8Dest::new(&mut buf, kernels);
         assert_eq!(
             decoder.decode(b"\x81\x30\x81", &mut dst, false, false),
-            (DecoderResult::InputEmpty, 3)
+            (Status::INPUT_EMPTY, 3)
         );
         assert_eq!((decoder.held(), decoder.is_initial()), (3, false));
         // A bad fourth byte: « second, third, byte » restored; the byte is not consumed.
         assert_eq!(
             decoder.decode(b"A", &mut dst, false, false),
-            (DecoderResult::Malformed(1, 2), 0)
+            (Status::malformed(1, 2), 0)
         );
         assert_eq!(decoder.held(), 2);
         assert_eq!(
             decoder.decode(b"\xFF", &mut dst, true, false),
-            (DecoderResult::Malformed(2, 0), 1)
+            (Status::malformed(2, 0), 1)
         );
         assert!(decoder.is_initial());
         // Pending never holds more than two bytes, whatever the input and chunking.
@@ -796,7 +797,7 @@ mod tests {
                     let (result, read) = decoder.decode(rest, &mut dst, n == 15, true);
                     assert!(decoder.pending.len() <= 2, "{:?}", decoder.pending);
                     rest = &rest[read..];
-                    if result == DecoderResult::InputEmpty {
+                    if result == Status::INPUT_EMPTY {
                         break;
                     }
                 }

@@ -21,7 +21,7 @@
 
 use crate::codecs::Pending;
 use crate::codecs::cursor::{ByteDest, Dest, Source};
-use crate::results::{DecoderResult, EncoderResult};
+use crate::results::{EncoderResult, Status};
 use crate::tables::iso_2022_jp_katakana::ISO_2022_JP_KATAKANA;
 use crate::tables::jis0208::{JIS0208, JIS0208_ENC_BLOCKS, JIS0208_ENC_PAGES};
 use crate::tables::paged;
@@ -38,6 +38,7 @@ enum State {
     Escape,
 }
 
+#[derive(Clone, Copy)]
 pub(crate) struct Iso2022JpDecoder {
     iso_2022_jp_decoder_state: State,
     /// Always ASCII, Roman, katakana or leading byte.
@@ -79,13 +80,13 @@ fn is_self(byte: u8, roman: bool) -> bool {
 }
 
 impl Iso2022JpDecoder {
-    pub(crate) fn new() -> Self {
+    pub(crate) const fn new() -> Self {
         Iso2022JpDecoder {
             iso_2022_jp_decoder_state: State::Ascii,
             iso_2022_jp_decoder_output_state: State::Ascii,
             iso_2022_jp_leading: 0,
             iso_2022_jp_output: false,
-            pending: Pending::default(),
+            pending: Pending::EMPTY,
         }
     }
 
@@ -95,7 +96,7 @@ impl Iso2022JpDecoder {
         dst: &mut D,
         last: bool,
         replace: bool,
-    ) -> (DecoderResult, usize) {
+    ) -> (Status, usize) {
         let mut read = 0;
         loop {
             let (byte, from_pending) = match self.pending.front() {
@@ -104,7 +105,7 @@ impl Iso2022JpDecoder {
                     let (n, full) = self.decode_fast(src.get(read..).unwrap_or_default(), dst);
                     read += n;
                     if full {
-                        return (DecoderResult::OutputFull, read);
+                        return (Status::OUTPUT_FULL, read);
                     }
                     match src.get(read) {
                         Some(&byte) => (byte, false),
@@ -120,7 +121,7 @@ impl Iso2022JpDecoder {
                         read += 1;
                     }
                 }
-                Step::Full => return (DecoderResult::OutputFull, read),
+                Step::Full => return (Status::OUTPUT_FULL, read),
                 Step::Error { consumed, bad } => {
                     if consumed {
                         if from_pending {
@@ -132,12 +133,12 @@ impl Iso2022JpDecoder {
                     if replace {
                         dst.push('\u{FFFD}');
                     }
-                    return (DecoderResult::Malformed(bad, self.pending.len() as u8), read);
+                    return (Status::malformed(bad, self.pending.len() as u8), read);
                 }
             }
         }
         if !last {
-            return (DecoderResult::InputEmpty, read);
+            return (Status::INPUT_EMPTY, read);
         }
         // byte is end-of-queue.
         match self.iso_2022_jp_decoder_state {
@@ -145,7 +146,7 @@ impl Iso2022JpDecoder {
             // and return error.
             State::TrailingByte => {
                 if !room_for_error(dst, replace) {
-                    return (DecoderResult::OutputFull, read);
+                    return (Status::OUTPUT_FULL, read);
                 }
                 self.iso_2022_jp_decoder_state = State::LeadingByte;
             }
@@ -154,7 +155,7 @@ impl Iso2022JpDecoder {
             // and return error.
             State::EscapeStart => {
                 if !room_for_error(dst, replace) {
-                    return (DecoderResult::OutputFull, read);
+                    return (Status::OUTPUT_FULL, read);
                 }
                 self.iso_2022_jp_output = false;
                 self.iso_2022_jp_decoder_state = self.iso_2022_jp_decoder_output_state;
@@ -165,7 +166,7 @@ impl Iso2022JpDecoder {
             // error.
             State::Escape => {
                 if !room_for_error(dst, replace) {
-                    return (DecoderResult::OutputFull, read);
+                    return (Status::OUTPUT_FULL, read);
                 }
                 let leading = self.iso_2022_jp_leading;
                 self.iso_2022_jp_leading = 0;
@@ -175,13 +176,13 @@ impl Iso2022JpDecoder {
             }
             // ASCII, Roman, katakana, leading byte: return finished.
             State::Ascii | State::Roman | State::Katakana | State::LeadingByte => {
-                return (DecoderResult::InputEmpty, read);
+                return (Status::INPUT_EMPTY, read);
             }
         }
         if replace {
             dst.push('\u{FFFD}');
         }
-        (DecoderResult::Malformed(1, self.pending.len() as u8), read)
+        (Status::malformed(1, self.pending.len() as u8), read)
     }
 
     /// Decodes what the current state can decode without the standard's handler: in ASCII
@@ -621,7 +622,7 @@ mod tests {
     use crate::codecs::testing::{
         check_decode, check_decode_thoroughly, check_encode, check_encode_thoroughly,
     };
-    use crate::results::DecoderResult;
+    use crate::results::Status;
 
     /// A small deterministic generator (xorshift64) for sample inputs.
     struct Rng(u64);
@@ -826,18 +827,18 @@ mod tests {
         assert_eq!(decoder.latin1_byte_compatible_up_to(b"a\\~\x80"), 3);
         assert_eq!(
             decoder.decode(b"a\x1B$", &mut dst, false, false),
-            (DecoderResult::InputEmpty, 3)
+            (Status::INPUT_EMPTY, 3)
         );
         assert_eq!((decoder.held(), decoder.is_initial()), (2, false));
         // ESC $ then end-of-queue: error, and `$` restored.
         assert_eq!(
             decoder.decode(b"", &mut dst, true, false),
-            (DecoderResult::Malformed(1, 1), 0)
+            (Status::malformed(1, 1), 0)
         );
         assert_eq!((decoder.held(), decoder.is_initial()), (1, false));
         assert_eq!(
             decoder.decode(b"", &mut dst, true, false),
-            (DecoderResult::InputEmpty, 0)
+            (Status::INPUT_EMPTY, 0)
         );
         assert!(decoder.is_initial());
         let written = dst.written();

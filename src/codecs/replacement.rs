@@ -5,14 +5,15 @@
 //! of the input is consumed and produces no output.
 
 use crate::codecs::cursor::Dest;
-use crate::results::DecoderResult;
+use crate::results::Status;
 
+#[derive(Clone, Copy)]
 pub(crate) struct ReplacementDecoder {
     replacement_error_returned: bool,
 }
 
 impl ReplacementDecoder {
-    pub(crate) fn new() -> Self {
+    pub(crate) const fn new() -> Self {
         ReplacementDecoder {
             replacement_error_returned: false,
         }
@@ -24,18 +25,18 @@ impl ReplacementDecoder {
         dst: &mut D,
         _last: bool,
         replace: bool,
-    ) -> (DecoderResult, usize) {
+    ) -> (Status, usize) {
         if self.replacement_error_returned || src.is_empty() {
-            return (DecoderResult::InputEmpty, src.len());
+            return (Status::INPUT_EMPTY, src.len());
         }
         if replace {
             if !dst.room_for_replacement() {
-                return (DecoderResult::OutputFull, 0);
+                return (Status::OUTPUT_FULL, 0);
             }
             dst.push('\u{FFFD}');
         }
         self.replacement_error_returned = true;
-        (DecoderResult::Malformed(1, 0), 1)
+        (Status::malformed(1, 0), 1)
     }
 }
 

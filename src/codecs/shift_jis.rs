@@ -17,11 +17,12 @@
 
 use crate::codecs::cursor::{ByteDest, Dest, Source};
 use crate::codecs::runs::{self, PairShape};
-use crate::results::{DecoderResult, EncoderResult};
+use crate::results::{EncoderResult, Status};
 use crate::simd::{EncodeTables, Lookup, PairTables};
 use crate::tables::jis0208::{JIS0208, SHIFT_JIS_ENC_BLOCKS, SHIFT_JIS_ENC_PAGES};
 use crate::tables::paged;
 
+#[derive(Clone, Copy)]
 pub(crate) struct ShiftJisDecoder {
     /// The standard's Shift_JIS leading; 0x00 when none.
     shift_jis_leading: u8,
@@ -67,7 +68,7 @@ fn room_for_error<D: Dest>(dst: &D, replace: bool) -> bool {
 }
 
 impl ShiftJisDecoder {
-    pub(crate) fn new() -> Self {
+    pub(crate) const fn new() -> Self {
         ShiftJisDecoder { shift_jis_leading: 0 }
     }
 
@@ -77,14 +78,14 @@ impl ShiftJisDecoder {
         dst: &mut D,
         last: bool,
         replace: bool,
-    ) -> (DecoderResult, usize) {
+    ) -> (Status, usize) {
         let mut read = 0;
         loop {
             if self.shift_jis_leading == 0 {
                 let (n, full) = decode_fast(src.get(read..).unwrap_or_default(), dst);
                 read += n;
                 if full {
-                    return (DecoderResult::OutputFull, read);
+                    return (Status::OUTPUT_FULL, read);
                 }
             }
             let Some(&byte) = src.get(read) else {
@@ -92,12 +93,12 @@ impl ShiftJisDecoder {
             };
             match self.step(byte, dst, replace) {
                 Step::Consumed => read += 1,
-                Step::Full => return (DecoderResult::OutputFull, read),
+                Step::Full => return (Status::OUTPUT_FULL, read),
                 Step::Error { consumed, bad } => {
                     if replace {
                         dst.push('\u{FFFD}');
                     }
-                    return (DecoderResult::Malformed(bad, 0), read + usize::from(consumed));
+                    return (Status::malformed(bad, 0), read + usize::from(consumed));
                 }
             }
         }
@@ -105,16 +106,16 @@ impl ShiftJisDecoder {
         //    leading to 0x00 and return error.
         if last && self.shift_jis_leading != 0 {
             if !room_for_error(dst, replace) {
-                return (DecoderResult::OutputFull, read);
+                return (Status::OUTPUT_FULL, read);
             }
             self.shift_jis_leading = 0;
             if replace {
                 dst.push('\u{FFFD}');
             }
-            return (DecoderResult::Malformed(1, 0), read);
+            return (Status::malformed(1, 0), read);
         }
         // 2. If byte is end-of-queue and Shift_JIS leading is 0x00, then return finished.
-        (DecoderResult::InputEmpty, read)
+        (Status::INPUT_EMPTY, read)
     }
 
     /// The standard's handler for one byte (not end-of-queue). On `Error` the caller writes
@@ -345,7 +346,7 @@ mod tests {
     use crate::codecs::testing::{
         check_decode, check_decode_thoroughly, check_encode, check_encode_thoroughly,
     };
-    use crate::results::DecoderResult;
+    use crate::results::Status;
 
     /// A small deterministic generator (xorshift64) for sample inputs.
     struct Rng(u64);
@@ -450,12 +451,12 @@ mod tests {
         assert!(decoder.is_initial());
         assert_eq!(
             decoder.decode(b"a\x82", &mut dst, false, true),
-            (DecoderResult::InputEmpty, 2)
+            (Status::INPUT_EMPTY, 2)
         );
         assert_eq!((decoder.held(), decoder.is_initial()), (1, false));
         assert_eq!(
             decoder.decode(b"\xA0", &mut dst, true, true),
-            (DecoderResult::InputEmpty, 1)
+            (Status::INPUT_EMPTY, 1)
         );
         assert_eq!((decoder.held(), decoder.is_initial()), (0, true));
     }

@@ -6,16 +6,17 @@
 //! the `single_byte_to_*` kernels; this state machine only handles what a kernel stops at.
 
 use crate::codecs::cursor::{ByteDest, Dest, Source};
-use crate::results::{DecoderResult, EncoderResult};
+use crate::results::{EncoderResult, Status};
 use crate::simd::{EncodeTables, Lookup};
 use crate::tables::{SingleByteTables, paged};
 
+#[derive(Clone, Copy)]
 pub(crate) struct SingleByteDecoder {
     table: &'static [u16; 128],
 }
 
 impl SingleByteDecoder {
-    pub(crate) fn new(table: &'static [u16; 128]) -> Self {
+    pub(crate) const fn new(table: &'static [u16; 128]) -> Self {
         SingleByteDecoder { table }
     }
 
@@ -25,23 +26,23 @@ impl SingleByteDecoder {
         dst: &mut D,
         _last: bool,
         replace: bool,
-    ) -> (DecoderResult, usize) {
+    ) -> (Status, usize) {
         let read = dst.single_byte(src, self.table);
         let Some(&byte) = src.get(read) else {
-            return (DecoderResult::InputEmpty, read);
+            return (Status::INPUT_EMPTY, read);
         };
         // The kernel stopped before `byte`: it is unmapped, or its character did not fit.
         let mapped = byte < 0x80 || self.table[usize::from(byte - 0x80)] != 0;
         if mapped {
-            return (DecoderResult::OutputFull, read);
+            return (Status::OUTPUT_FULL, read);
         }
         if replace {
             if !dst.room_for_replacement() {
-                return (DecoderResult::OutputFull, read);
+                return (Status::OUTPUT_FULL, read);
             }
             dst.push('\u{FFFD}');
         }
-        (DecoderResult::Malformed(1, 0), read + 1)
+        (Status::malformed(1, 0), read + 1)
     }
 
     pub(crate) fn latin1_byte_compatible_up_to(&self, bytes: &[u8]) -> usize {

@@ -63,7 +63,7 @@ pub(crate) fn decode(
             assert!(written <= cap, "wrote past the output");
             pos += read;
             total_read += read;
-            match result {
+            match result.get() {
                 DecoderResult::InputEmpty => {
                     assert_eq!(pos, chunk.len(), "InputEmpty with input left");
                     continue 'chunks;

@@ -8,8 +8,9 @@
 
 use crate::codecs::Pending;
 use crate::codecs::cursor::Dest;
-use crate::results::DecoderResult;
+use crate::results::Status;
 
+#[derive(Clone, Copy)]
 pub(crate) struct Utf16Decoder {
     utf_16_leading_byte: Option<u8>,
     utf_16_leading_surrogate: Option<u16>,
@@ -25,12 +26,12 @@ enum Step {
 }
 
 impl Utf16Decoder {
-    pub(crate) fn new(is_utf_16be_decoder: bool) -> Self {
+    pub(crate) const fn new(is_utf_16be_decoder: bool) -> Self {
         Utf16Decoder {
             utf_16_leading_byte: None,
             utf_16_leading_surrogate: None,
             is_utf_16be_decoder,
-            pending: Pending::default(),
+            pending: Pending::EMPTY,
         }
     }
 
@@ -46,7 +47,7 @@ impl Utf16Decoder {
         dst: &mut D,
         last: bool,
         replace: bool,
-    ) -> (DecoderResult, usize) {
+    ) -> (Status, usize) {
         let mut read = 0;
         loop {
             if self.is_initial() {
@@ -65,7 +66,7 @@ impl Utf16Decoder {
                         read += 1;
                     }
                 }
-                Step::Full => return (DecoderResult::OutputFull, read),
+                Step::Full => return (Status::OUTPUT_FULL, read),
                 Step::Error { consumed, bad } => {
                     if consumed {
                         if from_pending {
@@ -74,7 +75,7 @@ impl Utf16Decoder {
                             read += 1;
                         }
                     }
-                    return (DecoderResult::Malformed(bad, self.pending.len() as u8), read);
+                    return (Status::malformed(bad, self.pending.len() as u8), read);
                 }
             }
         }
@@ -82,7 +83,7 @@ impl Utf16Decoder {
         //    surrogate is non-null, set both to null and return error.
         if last && (self.utf_16_leading_byte.is_some() || self.utf_16_leading_surrogate.is_some()) {
             if replace && !dst.room_for_replacement() {
-                return (DecoderResult::OutputFull, read);
+                return (Status::OUTPUT_FULL, read);
             }
             let bad = self.held() as u8;
             self.utf_16_leading_byte = None;
@@ -90,9 +91,9 @@ impl Utf16Decoder {
             if replace {
                 dst.push('\u{FFFD}');
             }
-            return (DecoderResult::Malformed(bad, 0), read);
+            return (Status::malformed(bad, 0), read);
         }
-        (DecoderResult::InputEmpty, read)
+        (Status::INPUT_EMPTY, read)
     }
 
     #[inline]

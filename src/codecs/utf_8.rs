@@ -7,8 +7,9 @@
 //! replacement follows the standard's maximal-subpart rule exactly.
 
 use crate::codecs::cursor::{ByteDest, Dest, Source};
-use crate::results::{DecoderResult, EncoderResult};
+use crate::results::{EncoderResult, Status};
 
+#[derive(Clone, Copy)]
 pub(crate) struct Utf8Decoder {
     utf_8_code_point: u32,
     utf_8_bytes_seen: u8,
@@ -29,7 +30,7 @@ enum Step {
 }
 
 impl Utf8Decoder {
-    pub(crate) fn new() -> Self {
+    pub(crate) const fn new() -> Self {
         Utf8Decoder {
             utf_8_code_point: 0,
             utf_8_bytes_seen: 0,
@@ -49,7 +50,7 @@ impl Utf8Decoder {
         dst: &mut D,
         last: bool,
         replace: bool,
-    ) -> (DecoderResult, usize) {
+    ) -> (Status, usize) {
         let mut read = 0;
         loop {
             if self.utf_8_bytes_needed == 0 {
@@ -60,16 +61,16 @@ impl Utf8Decoder {
             };
             match self.step(byte, dst, replace) {
                 Step::Consumed => read += 1,
-                Step::Full => return (DecoderResult::OutputFull, read),
+                Step::Full => return (Status::OUTPUT_FULL, read),
                 Step::Error { consumed, bad } => {
                     if replace && !dst.room_for_replacement() {
-                        return (DecoderResult::OutputFull, read);
+                        return (Status::OUTPUT_FULL, read);
                     }
                     self.reset();
                     if replace {
                         dst.push('\u{FFFD}');
                     }
-                    return (DecoderResult::Malformed(bad, 0), read + usize::from(consumed));
+                    return (Status::malformed(bad, 0), read + usize::from(consumed));
                 }
             }
         }
@@ -77,16 +78,16 @@ impl Utf8Decoder {
         //    to 0 and return error.
         if last && self.utf_8_bytes_needed != 0 {
             if replace && !dst.room_for_replacement() {
-                return (DecoderResult::OutputFull, read);
+                return (Status::OUTPUT_FULL, read);
             }
             let bad = self.utf_8_bytes_seen + 1;
             self.reset();
             if replace {
                 dst.push('\u{FFFD}');
             }
-            return (DecoderResult::Malformed(bad, 0), read);
+            return (Status::malformed(bad, 0), read);
         }
-        (DecoderResult::InputEmpty, read)
+        (Status::INPUT_EMPTY, read)
     }
 
     /// One byte through the standard's handler. On `Error` the state is not yet reset, so

@@ -6,7 +6,7 @@
 
 use crate::codecs::cursor::{ByteDest, Dest, Source};
 use crate::codecs::single_byte::SingleByteDecoder;
-use crate::results::{DecoderResult, EncoderResult};
+use crate::results::{EncoderResult, Status};
 
 /// `0xF780 + byte − 0x80` for every upper byte.
 pub(crate) static TABLE: [u16; 128] = {
@@ -19,10 +19,11 @@ pub(crate) static TABLE: [u16; 128] = {
     table
 };
 
+#[derive(Clone, Copy)]
 pub(crate) struct XUserDefinedDecoder(SingleByteDecoder);
 
 impl XUserDefinedDecoder {
-    pub(crate) fn new() -> Self {
+    pub(crate) const fn new() -> Self {
         XUserDefinedDecoder(SingleByteDecoder::new(&TABLE))
     }
 
@@ -32,7 +33,7 @@ impl XUserDefinedDecoder {
         dst: &mut D,
         last: bool,
         replace: bool,
-    ) -> (DecoderResult, usize) {
+    ) -> (Status, usize) {
         self.0.decode(src, dst, last, replace)
     }
 }
