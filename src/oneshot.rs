@@ -23,6 +23,7 @@ impl Encoding {
     /// assert_eq!(out, "\u{e9}");
     /// assert_eq!(decoder.encoding(), simdenc::UTF_8);
     /// ```
+    #[inline]
     pub fn new_decoder(&'static self) -> Decoder {
         Decoder::new(self, Some(BomHandling::Sniff))
     }
@@ -36,6 +37,7 @@ impl Encoding {
     /// let _ = decoder.decode_to_string(b"\xEF\xBB\xBFa", &mut out, true);
     /// assert_eq!(out, "a");
     /// ```
+    #[inline]
     pub fn new_decoder_with_bom_removal(&'static self) -> Decoder {
         Decoder::new(self, Some(BomHandling::Remove))
     }
@@ -48,6 +50,7 @@ impl Encoding {
     /// let _ = decoder.decode_to_string(b"\xEF\xBB\xBFa", &mut out, true);
     /// assert_eq!(out, "\u{FEFF}a");
     /// ```
+    #[inline]
     pub fn new_decoder_without_bom_handling(&'static self) -> Decoder {
         Decoder::new(self, None)
     }

@@ -105,8 +105,8 @@ impl PairShape {
 ///
 /// The work is done by [`Dest::legacy_run`] (the loops [`run_to_utf8`] and [`run_to_utf16`],
 /// which write straight into the output slice) and the `copy_ascii` kernel for ASCII runs;
-/// the character-by-character loop here takes what they leave at the edges: the last byte
-/// of `src`, the last few code units of room, astral scalar values.
+/// the character-by-character loop here takes what they leave at the edges: a lead at the
+/// end of `src`, the last few code units of room, astral scalar values.
 #[inline(always)]
 pub(crate) fn decode_run<D: Dest>(
     src: &[u8],
@@ -126,6 +126,9 @@ pub(crate) fn decode_run<D: Dest>(
         let n = dst.legacy_run(src.get(read..).unwrap_or_default(), pairs, &single, &pair);
         read += n;
         if n > 0 {
+            if read == src.len() {
+                return (read, false);
+            }
             continue;
         }
         // One character the fast loops left (at the edges of the input or the output, or
@@ -167,11 +170,11 @@ pub(crate) fn decode_run<D: Dest>(
 const ASCII_INLINE: u32 = 16;
 
 /// The decode run's common case, into UTF-8: characters of at most two bytes that map to
-/// BMP scalar values, while two input bytes and three output bytes remain. Writes at
-/// `buf[*pos..]`, advances `*pos`, returns the bytes of `src` read: whole characters only,
-/// each exactly as [`decode_run`]'s character loop would have written it. Stops (leaving the
-/// rest to that loop) at a character `single` and `pair` decline, an astral scalar value,
-/// the last byte of `src`, the last two bytes of room, or after [`ASCII_INLINE`] ASCII bytes
+/// BMP scalar values, while three output bytes remain. Writes at `buf[*pos..]`, advances
+/// `*pos`, returns the bytes of `src` read: whole characters only, each exactly as
+/// [`decode_run`]'s character loop would have written it. Stops (leaving the rest to that
+/// loop) at a character `single` and `pair` decline, a lead that is the last byte of `src`,
+/// an astral scalar value, the last two bytes of room, or after [`ASCII_INLINE`] ASCII bytes
 /// in a row.
 #[inline(always)]
 pub(crate) fn run_to_utf8(
@@ -185,8 +188,7 @@ pub(crate) fn run_to_utf8(
     run_direct::<u8, 3>(src, buf, pos, single, pair, |out, c| put_utf8(c, out))
 }
 
-/// [`run_to_utf8`] into UTF-16: the same characters, while two input bytes and two code
-/// units of room remain (astral scalar values included, as surrogate pairs).
+/// [`run_to_utf8`] into UTF-16: the same characters, while two code units of room remain (astral scalar values included, as surrogate pairs).
 #[inline(always)]
 pub(crate) fn run_to_utf16(
     src: &[u8],
@@ -222,7 +224,7 @@ fn run_direct<T, const ROOM: usize>(
     let mut read = 0;
     let mut w = *pos;
     let mut ascii = 0;
-    while read + 1 < src.len() && w + ROOM <= buf.len() {
+    while read < src.len() && w + ROOM <= buf.len() {
         let byte = src[read];
         let (c, len) = if byte < 0x80 {
             ascii += 1;
@@ -233,7 +235,7 @@ fn run_direct<T, const ROOM: usize>(
         } else {
             ascii = 0;
             match single(byte) {
-                0 => match pair(byte, src[read + 1]) {
+                0 => match src.get(read + 1).map_or(0, |&trail| pair(byte, trail)) {
                     0 => break,
                     c => (c, 2),
                 },
