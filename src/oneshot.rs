@@ -61,6 +61,7 @@ impl Encoding {
     /// ```
     /// assert_eq!(simdenc::REPLACEMENT.new_encoder().encoding(), simdenc::UTF_8);
     /// ```
+    #[inline]
     pub fn new_encoder(&'static self) -> Encoder {
         Encoder::new(self)
     }

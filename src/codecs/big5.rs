@@ -282,6 +282,7 @@ static SHAPE: PairShape = SHAPE_DEF;
 pub(crate) static PAIRS: PairTables = SHAPE_DEF.tables(Lookup::U32(&BIG5));
 
 /// The Big5 encoder.
+#[derive(Clone, Copy)]
 pub(crate) struct Big5Encoder;
 
 /// The bytes of each BMP code point with an index Big5 pointer, in the pages of
@@ -297,7 +298,7 @@ pub(crate) static ENC_TABLES: EncodeTables = EncodeTables {
 };
 
 impl Big5Encoder {
-    pub(crate) fn new() -> Self {
+    pub(crate) const fn new() -> Self {
         Big5Encoder
     }
 

@@ -101,6 +101,12 @@ impl Resume {
 /// bytes; `simdenc bench --filter small16 --level avx512`, 2026-11-23).
 const PAIRS_MIN: usize = 32;
 
+/// The fewest input code units (from UTF-16) or bytes (from UTF-8) left for which an encode
+/// run calls the vector kernels; shorter ends go character by character through the codec's
+/// own mapping, which is specialised for its encoding where the kernels' scalar fallback is
+/// not.
+const VECTOR_ENCODE_MIN: usize = 32;
+
 /// The most UTF-16 code units an encode run from UTF-8 converts at a time, where the
 /// transcoding kernels are vector kernels (the UTF-8 to UTF-16 kernel leaves less of each
 /// piece to its scalar tail; EUC-KR encode 1.0 -> 1.4 GB/s against 64, and 1024 measured
@@ -482,6 +488,7 @@ impl Source for Utf8Source<'_> {
             // 2026-11-23: German 7.6 GB/s unstaged against 1.4 to 2.1 staged).
             let stage_here = stage_utf16
                 && b0 >= 0x80
+                && bytes.len() - p >= VECTOR_ENCODE_MIN
                 && tables.is_some_and(|t| {
                     !matches!(t.blocks, Lookup::U8(_)) || {
                         // `p` is a character boundary of the `str`.
@@ -648,6 +655,7 @@ impl Source for Utf16Source<'_> {
         let (mut p, mut w) = (self.pos, dst.pos);
         while let Some(&u) = units.get(p) {
             if u >= 0x80
+                && units.len() - p >= VECTOR_ENCODE_MIN
                 && let Some(tables) = tables
                 && self.kernels.vector_units_encode()
             {

@@ -244,6 +244,7 @@ static SHAPE: PairShape = SHAPE_DEF;
 /// The same pairs for the vector kernels.
 pub(crate) static PAIRS: PairTables = SHAPE_DEF.tables(Lookup::U16(&JIS0208));
 
+#[derive(Clone, Copy)]
 pub(crate) struct EucJpEncoder;
 
 /// The bytes of each code point with an index jis0208 pointer, in the pages of
@@ -299,7 +300,7 @@ fn map(code_point: u32) -> Mapped {
 }
 
 impl EucJpEncoder {
-    pub(crate) fn new() -> Self {
+    pub(crate) const fn new() -> Self {
         EucJpEncoder
     }
 

@@ -204,6 +204,7 @@ static SHAPE: PairShape = SHAPE_DEF;
 /// The same pairs for the vector kernels.
 pub(crate) static PAIRS: PairTables = SHAPE_DEF.tables(Lookup::U16(&EUC_KR));
 
+#[derive(Clone, Copy)]
 pub(crate) struct EucKrEncoder;
 
 /// The bytes of each code point with an index EUC-KR pointer, in the pages of
@@ -219,7 +220,7 @@ pub(crate) static ENC_TABLES: EncodeTables = EncodeTables {
 };
 
 impl EucKrEncoder {
-    pub(crate) fn new() -> Self {
+    pub(crate) const fn new() -> Self {
         EucKrEncoder
     }
 

@@ -433,6 +433,7 @@ static SHAPE: PairShape = SHAPE_DEF;
 pub(crate) static PAIRS: PairTables = SHAPE_DEF.tables(Lookup::U16(&GB18030));
 
 /// The gb18030 encoder, or GBK's with `is_gbk`.
+#[derive(Clone, Copy)]
 pub(crate) struct Gb18030Encoder {
     is_gbk: bool,
 }
@@ -456,7 +457,7 @@ pub(crate) static ENC_TABLES: EncodeTables = EncodeTables {
 };
 
 impl Gb18030Encoder {
-    pub(crate) fn new(is_gbk: bool) -> Self {
+    pub(crate) const fn new(is_gbk: bool) -> Self {
         Gb18030Encoder { is_gbk }
     }
 

@@ -465,12 +465,13 @@ enum EncoderState {
     Jis0208,
 }
 
+#[derive(Clone, Copy)]
 pub(crate) struct Iso2022JpEncoder {
     iso_2022_jp_encoder_state: EncoderState,
 }
 
 impl Iso2022JpEncoder {
-    pub(crate) fn new() -> Self {
+    pub(crate) const fn new() -> Self {
         Iso2022JpEncoder {
             iso_2022_jp_encoder_state: EncoderState::Ascii,
         }

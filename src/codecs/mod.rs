@@ -254,13 +254,23 @@ impl VariantDecoder {
     }
 }
 
+/// Every encoding's encoder in its initial state, by [`Encoding::index`].
+static INITIAL_ENCODERS: [VariantEncoder; 40] = {
+    let mut table = [VariantEncoder::Utf8(utf_8::Utf8Encoder::new()); 40];
+    let mut i = 0;
+    while i < crate::tables::encodings::ALL.len() {
+        table[i] = VariantEncoder::initial(crate::tables::encodings::ALL[i].kind());
+        i += 1;
+    }
+    table
+};
+
 /// Every encoding's decoder in its initial state, by [`Encoding::index`].
 static INITIAL: [VariantDecoder; 40] = {
     let mut table = [VariantDecoder::Replacement(replacement::ReplacementDecoder::new()); 40];
     let mut i = 0;
     while i < crate::tables::encodings::ALL.len() {
-        let encoding = crate::tables::encodings::ALL[i];
-        table[encoding.index() as usize] = VariantDecoder::initial(encoding.kind());
+        table[i] = VariantDecoder::initial(crate::tables::encodings::ALL[i].kind());
         i += 1;
     }
     table
@@ -268,6 +278,7 @@ static INITIAL: [VariantDecoder; 40] = {
 
 /// An encoder of any family (replacement and UTF-16 have none: their output encoding, UTF-8,
 /// is used).
+#[derive(Clone, Copy)]
 pub(crate) enum VariantEncoder {
     Utf8(utf_8::Utf8Encoder),
     SingleByte(single_byte::SingleByteEncoder),
@@ -281,9 +292,16 @@ pub(crate) enum VariantEncoder {
 }
 
 impl VariantEncoder {
-    /// The encoder of `encoding`'s output encoding.
+    /// The encoder of `encoding`'s output encoding, copied whole from a table built at
+    /// compile time (see [`VariantDecoder::new`]).
+    #[inline(always)]
     pub(crate) fn new(encoding: &'static Encoding) -> VariantEncoder {
-        match encoding.output_encoding().kind() {
+        INITIAL_ENCODERS[usize::from(encoding.index())]
+    }
+
+    /// The encoder of the output encoding of an encoding of `kind`.
+    const fn initial(kind: Kind) -> VariantEncoder {
+        match kind {
             Kind::SingleByte(tables) => {
                 VariantEncoder::SingleByte(single_byte::SingleByteEncoder::new(tables))
             }

@@ -221,6 +221,7 @@ fn decode_fast<D: Dest>(src: &[u8], dst: &mut D) -> (usize, bool) {
     )
 }
 
+#[derive(Clone, Copy)]
 pub(crate) struct ShiftJisEncoder;
 
 /// The bytes of each code point with an index Shift_JIS pointer, in the pages of
@@ -283,7 +284,7 @@ fn map(c: char) -> Mapped {
 }
 
 impl ShiftJisEncoder {
-    pub(crate) fn new() -> Self {
+    pub(crate) const fn new() -> Self {
         ShiftJisEncoder
     }
 

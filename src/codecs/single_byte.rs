@@ -53,12 +53,13 @@ impl SingleByteDecoder {
     }
 }
 
+#[derive(Clone, Copy)]
 pub(crate) struct SingleByteEncoder {
     tables: &'static SingleByteTables,
 }
 
 impl SingleByteEncoder {
-    pub(crate) fn new(tables: &'static SingleByteTables) -> Self {
+    pub(crate) const fn new(tables: &'static SingleByteTables) -> Self {
         SingleByteEncoder { tables }
     }
 

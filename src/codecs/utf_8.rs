@@ -186,15 +186,17 @@ impl Utf8Decoder {
     }
 }
 
+#[derive(Clone, Copy)]
 pub(crate) struct Utf8Encoder;
 
 impl Utf8Encoder {
-    pub(crate) fn new() -> Self {
+    pub(crate) const fn new() -> Self {
         Utf8Encoder
     }
 
     /// <https://encoding.spec.whatwg.org/#utf-8-encoder>: every scalar value is encodable.
     /// Unpaired surrogates of UTF-16 input are read as U+FFFD by the source.
+    #[inline]
     pub(crate) fn encode<S: Source>(
         &mut self,
         src: &mut S,

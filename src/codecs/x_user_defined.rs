@@ -38,10 +38,11 @@ impl XUserDefinedDecoder {
     }
 }
 
+#[derive(Clone, Copy)]
 pub(crate) struct XUserDefinedEncoder;
 
 impl XUserDefinedEncoder {
-    pub(crate) fn new() -> Self {
+    pub(crate) const fn new() -> Self {
         XUserDefinedEncoder
     }
 
