@@ -11,8 +11,9 @@
 //!     stop if a non-ASCII byte is neither a lead nor a trail, or a trail has no column
 //!     pointers = (row - 1) * row_len + col, compressed to one lane per lead; stop if any is
 //!     at or above the limit; gather the code points; stop if any is not plain
-//!     output, 16 input bytes at a time: ASCII bytes widened, each lead's character expanded
-//!     into its lane, trails dropped; compress the kept bytes and store them
+//!     output: the bytes of the leads' characters expanded to the leads' and trails'
+//!     positions; per half block, each input byte's output byte(s) in a 16-bit lane;
+//!     compress the bytes (UTF-8) or lanes (UTF-16) kept and store them
 //! fewer than 64 bytes left (and no block stopped): one more block of them, loaded with a
 //!     mask (zeros after them), if its output fits exactly
 //! the scalar kernel finishes (from the block that stopped, if one did)
@@ -56,33 +57,53 @@ unsafe fn load(t: &PairTables) -> Tables {
 /// Entries `index` of `table` for the lanes in `m` (0 in the others), zero-extended to 32
 /// bits.
 ///
+/// An 8-lane gather where `m` has no lane above the eighth: on Zen 4 a 16-lane gather costs
+/// 2.6 times an 8-lane one whatever its mask (7.7 against 3.0 ns per gather, independent
+/// iterations of an ad-hoc loop, 2026-11-24), and blocks of HTML pages have few pairs (a
+/// few words in ASCII markup). A 4-lane one as well (1.6 ns) measured no faster in the
+/// kernels (a third branch; HTML pages within 2% either way, same loop).
+///
 /// # Safety
-/// - AVX-512F is enabled in the caller.
+/// - AVX-512F/VL is enabled in the caller.
 /// - Every lane in `m` holds an index below `table.limit()` (so the 4 bytes each gather
 ///   reads at the entry stay inside the table).
 #[inline(always)]
 unsafe fn gather(m: __mmask16, index: __m512i, table: Lookup) -> __m512i {
-    // SAFETY: the lanes in `m` read 4 bytes at `table + width * index`, inside the table by
-    // the caller's contract on `table.limit()`; the other lanes read nothing; AVX-512F per the
-    // contract.
+    /// # Safety
+    /// As `gather`, with the entries at `base + SCALE * index`.
+    #[inline(always)]
+    unsafe fn by_width<const SCALE: i32>(m: __mmask16, index: __m512i, base: *const u8) -> __m512i {
+        // SAFETY: the lanes in `m` read 4 bytes at `base + SCALE * index`, inside the table
+        // by the caller's contract; the other lanes read nothing (the 8-lane gather only
+        // when `m` has no lane above the eighth); AVX-512F/VL per the contract.
+        unsafe {
+            if m <= 0xFF {
+                _mm512_castsi256_si512(_mm256_mmask_i32gather_epi32::<SCALE>(
+                    _mm256_setzero_si256(),
+                    m as u8,
+                    _mm512_castsi512_si256(index),
+                    base.cast(),
+                ))
+            } else {
+                _mm512_mask_i32gather_epi32::<SCALE>(_mm512_setzero_si512(), m, index, base.cast())
+            }
+        }
+    }
+    // SAFETY: `by_width` with the table's entry size and base, under the caller's contract.
     unsafe {
-        let zero = _mm512_setzero_si512();
         match table {
-            Lookup::U8(t) => _mm512_and_si512(
-                _mm512_mask_i32gather_epi32::<1>(zero, m, index, t.as_ptr().cast()),
-                _mm512_set1_epi32(0xFF),
-            ),
+            Lookup::U8(t) => _mm512_and_si512(by_width::<1>(m, index, t.as_ptr()), _mm512_set1_epi32(0xFF)),
             Lookup::U16(t) => _mm512_and_si512(
-                _mm512_mask_i32gather_epi32::<2>(zero, m, index, t.as_ptr().cast()),
+                by_width::<2>(m, index, t.as_ptr().cast()),
                 _mm512_set1_epi32(0xFFFF),
             ),
-            Lookup::U32(t) => _mm512_mask_i32gather_epi32::<4>(zero, m, index, t.as_ptr().cast()),
+            Lookup::U32(t) => by_width::<4>(m, index, t.as_ptr().cast()),
         }
     }
 }
 
 /// One block's characters: lead and trail masks, bytes read, and the code points of the
-/// leads (or what the kernel made of them: `block`'s `encode`), 16 per vector, in order. `None` if the block has a character that is not plain.
+/// leads, 16 per vector, in order (0 past the last lead).
 struct Block {
     v: __m512i,
     leads: u64,
@@ -92,20 +113,14 @@ struct Block {
     code_points: [__m512i; 2],
 }
 
-/// The characters of the first `len` bytes of `v` (`1..=64`; the bytes after them are 0),
-/// with `encode` applied to the vectors of the leads' code points.
+/// The characters of the first `len` bytes of `v` (`1..=64`; the bytes after them are 0);
+/// `None` if one of them is not plain.
 ///
 /// # Safety
 /// - The AVX-512 level's features are enabled in the caller.
 /// - `t` was loaded from `tables`.
 #[inline(always)]
-unsafe fn block(
-    v: __m512i,
-    len: usize,
-    t: &Tables,
-    tables: &PairTables,
-    encode: impl Fn(__m512i) -> __m512i,
-) -> Option<Block> {
+unsafe fn block(v: __m512i, len: usize, t: &Tables, tables: &PairTables) -> Option<Block> {
     // SAFETY: `gather` is called only with lanes whose pointer was checked to be below
     // `tables.index.limit()` (its contract); AVX-512 per the caller's contract.
     unsafe {
@@ -171,7 +186,7 @@ unsafe fn block(
             if low | astral | surrogate != 0 {
                 return None;
             }
-            *slot = encode(cp);
+            *slot = cp;
         }
         Some(Block {
             v,
@@ -184,38 +199,41 @@ unsafe fn block(
     }
 }
 
-/// For group `g` (input bytes `16g..16g + 16`) of `b`: one 32-bit lane per input byte, holding
-/// the byte (ASCII) or the lead's code point (leads), and the masks of the lanes that are
-/// leads and that are kept (not trails, not past the bytes read).
+/// The bytes of `lo` and `hi` interleaved, from byte `32 * h` of each (`h` is 0 or 1): the
+/// 16-bit lanes `lo[32h + i] | hi[32h + i] << 8`.
 ///
 /// # Safety
-/// The AVX-512 level's features are enabled in the caller.
+/// AVX-512 VBMI is enabled in the caller.
 #[inline(always)]
-unsafe fn group(b: &Block, g: usize) -> (__m512i, u16, u16) {
-    let leads = (b.leads >> (16 * g)) as u16;
-    let kept = ((b.valid & !b.trails) >> (16 * g)) as u16;
-    let before = (b.leads & ((1u64 << (16 * g)) - 1)).count_ones() as i32;
-    // SAFETY: register operations only; AVX-512 per the caller's contract.
+unsafe fn interleave(lo: __m512i, hi: __m512i, h: usize) -> __m512i {
+    const fn index(h: usize) -> [u8; 64] {
+        let mut idx = [0u8; 64];
+        let mut i = 0;
+        while i < 32 {
+            idx[2 * i] = (32 * h + i) as u8;
+            idx[2 * i + 1] = (64 + 32 * h + i) as u8;
+            i += 1;
+        }
+        idx
+    }
+    static INDEX: [[u8; 64]; 2] = [index(0), index(1)];
+    // SAFETY: the load reads the 64 bytes of `INDEX[h]` (`h < 2`: the index panics
+    // otherwise); AVX-512 VBMI per the caller's contract.
+    unsafe { _mm512_permutex2var_epi8(lo, _mm512_loadu_si512(INDEX[h].as_ptr().cast()), hi) }
+}
+
+/// The first 32 bytes of each 32-bit lane of `a` then `b`, as 32 bytes (the low half of the
+/// result; the rest is 0).
+///
+/// # Safety
+/// AVX-512F is enabled in the caller.
+#[inline(always)]
+unsafe fn low_bytes(a: __m512i, b: __m512i) -> __m512i {
+    // SAFETY: register operations only; AVX-512F per the caller's contract.
     unsafe {
-        let bytes = match g {
-            0 => _mm512_extracti32x4_epi32::<0>(b.v),
-            1 => _mm512_extracti32x4_epi32::<1>(b.v),
-            2 => _mm512_extracti32x4_epi32::<2>(b.v),
-            _ => _mm512_extracti32x4_epi32::<3>(b.v),
-        };
-        let ascii = _mm512_cvtepu8_epi32(bytes);
-        // The code points of this group's leads are `before..before + popcnt(leads)` of the
-        // 32 in `code_points`: a register window, not a reload from memory, which stalled on
-        // store forwarding (CJK decode ~1.4 times faster, `simdenc bench --filter cjk-decode
-        // --level avx512`, 2026-11-23).
-        let iota = _mm512_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
-        let window = _mm512_permutex2var_epi32(
-            b.code_points[0],
-            _mm512_add_epi32(iota, _mm512_set1_epi32(before)),
-            b.code_points[1],
-        );
-        let cps = _mm512_maskz_expand_epi32(leads, window);
-        (_mm512_mask_blend_epi32(leads, ascii, cps), leads, kept)
+        let lo = _mm512_cvtepi32_epi8(a);
+        let hi = _mm512_cvtepi32_epi8(b);
+        _mm512_castsi256_si512(_mm256_inserti128_si256::<1>(_mm256_castsi128_si256(lo), hi))
     }
 }
 
@@ -223,16 +241,16 @@ unsafe fn group(b: &Block, g: usize) -> (__m512i, u16, u16) {
 type ScalarPairs<T> = fn(&[u8], &PairTables, &mut [T]) -> (usize, usize);
 
 /// The block loop of both pair kernels: while 64 input bytes and `ROOM` code units of room
-/// remain, decodes a block (or stops at one that is not plain) and hands each of its four
-/// groups to `put`, which writes them at the given position and returns the units written.
+/// remain, decodes a block (or stops at one that is not plain) and hands it to `put`, which
+/// writes its characters at the given position and returns the units written.
 /// Fewer than 64 bytes at the end are one more block, loaded with a mask, if its output
 /// fits exactly (a lead takes `1 + EXTRA` units, another kept byte 1). The scalar kernel
 /// `tail` finishes.
 ///
 /// # Safety
 /// - The AVX-512 level's features are enabled in the caller.
-/// - `put` writes the units of the group's kept bytes and no more — `1 + EXTRA` per lead, 1
-///   per other kept byte — at the position it is given.
+/// - `put` writes the units of the block's kept bytes and no more — `1 + EXTRA` per lead,
+///   1 per other kept byte — at the position it is given.
 /// - `ROOM` is at least what `put` writes for a whole block, and at least 64; `ascii`
 ///   writes the 64 units of an all-ASCII block at the position it is given.
 #[inline(always)]
@@ -242,8 +260,7 @@ unsafe fn pair_blocks<T, const ROOM: usize, const EXTRA: u32>(
     dst: &mut [T],
     tail: ScalarPairs<T>,
     ascii: impl Fn(__m512i, *mut T),
-    encode: impl Fn(__m512i) -> __m512i + Copy,
-    put: impl Fn(&Block, usize, *mut T) -> usize,
+    put: impl Fn(&Block, *mut T) -> usize,
 ) -> (usize, usize) {
     if src.len() < SHORT {
         // Too short to pay for loading the tables into registers.
@@ -264,14 +281,12 @@ unsafe fn pair_blocks<T, const ROOM: usize, const EXTRA: u32>(
             continue;
         }
         // SAFETY: AVX-512 per the contract; `t` is from `tables`.
-        let Some(b) = (unsafe { block(v, 64, &t, tables, encode) }) else {
+        let Some(b) = (unsafe { block(v, 64, &t, tables) }) else {
             break;
         };
-        for g in 0..4 {
-            // `written + ROOM <= dst.len()` held at the start of the block, and `put` writes
-            // at most ROOM units in the whole block (caller's contract).
-            written += put(&b, g, dst[written..].as_mut_ptr());
-        }
+        // `written + ROOM <= dst.len()` held at the start of the block, and `put` writes at
+        // most ROOM units for a block (caller's contract).
+        written += put(&b, dst[written..].as_mut_ptr());
         read += b.read;
     }
     let rest = src.len() - read;
@@ -280,16 +295,14 @@ unsafe fn pair_blocks<T, const ROOM: usize, const EXTRA: u32>(
         // read, and are 0 in `v`); AVX-512 per the contract; `t` is from `tables`.
         let b = unsafe {
             let v = _mm512_maskz_loadu_epi8(low_bits64(rest), src.as_ptr().add(read).cast());
-            block(v, rest, &t, tables, encode)
+            block(v, rest, &t, tables)
         };
         if let Some(b) = b {
             let units = (b.valid & !b.trails).count_ones() + EXTRA * b.leads.count_ones();
             if written + units as usize <= dst.len() {
-                for g in 0..4 {
-                    // The block's units fit (checked just above), and `put` writes exactly
-                    // them (caller's contract).
-                    written += put(&b, g, dst[written..].as_mut_ptr());
-                }
+                // The block's units fit (checked just above), and `put` writes exactly them
+                // (caller's contract).
+                written += put(&b, dst[written..].as_mut_ptr());
                 read += b.read;
             }
         }
@@ -303,41 +316,49 @@ const SHORT: usize = 32;
 
 #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512vbmi,avx512vbmi2,bmi2,popcnt")]
 pub(crate) fn pairs_to_utf8(src: &[u8], tables: &PairTables, dst: &mut [u8]) -> (usize, usize) {
-    // The UTF-8 of the leads' code points (U+0800..=U+FFFF: three bytes) in their u32 lanes,
-    // once per block rather than once per group.
-    let utf8_lanes = |cp: __m512i| {
-        _mm512_or_si512(
-            _mm512_or_si512(
-                _mm512_or_si512(_mm512_srli_epi32::<12>(cp), _mm512_set1_epi32(0xE0)),
-                _mm512_slli_epi32::<8>(_mm512_or_si512(
-                    _mm512_and_si512(_mm512_srli_epi32::<6>(cp), _mm512_set1_epi32(0x3F)),
-                    _mm512_set1_epi32(0x80),
-                )),
-            ),
-            _mm512_slli_epi32::<16>(_mm512_or_si512(
-                _mm512_and_si512(cp, _mm512_set1_epi32(0x3F)),
-                _mm512_set1_epi32(0x80),
-            )),
-        )
-    };
-    let put = |b: &Block, g: usize, out: *mut u8| -> usize {
-        // SAFETY: AVX-512 is enabled in the enclosing function. The masked store writes
-        // `popcnt(keep)` bytes at `out`: 1 per kept ASCII byte and 3 per lead, within
-        // the block's 96 (`pair_blocks`).
+    // Each input byte writes its own output bytes, in order: an ASCII byte itself, a lead
+    // the first byte of its character's UTF-8 (U+0800..=U+FFFF: three bytes), its trail the
+    // other two. So the block becomes two byte vectors, `first` (every byte's first output
+    // byte) and `second` (a trail's third one), which `expand` fills from the leads' bytes
+    // in order; each half of the block interleaves them into 16-bit lanes and compresses
+    // away the unused second bytes.
+    let put = |b: &Block, out: *mut u8| -> usize {
+        // SAFETY: AVX-512 is enabled in the enclosing function. The masked stores write
+        // `popcnt(keep)` bytes at `out` per half, in order: 1 per kept ASCII byte and 3 per
+        // lead, within the block's 96 (`pair_blocks`).
         unsafe {
-            // The leads' lanes hold their UTF-8 already (`utf8_lanes`).
-            let (lanes, leads, kept) = group(b, g);
-            let flags = _mm512_maskz_mov_epi32(
-                kept,
-                _mm512_mask_blend_epi32(leads, _mm512_set1_epi32(0x80), _mm512_set1_epi32(0x80_8080)),
+            let [cp0, cp1] = b.code_points;
+            let six = _mm512_set1_epi32(0x3F);
+            let cont = _mm512_set1_epi32(0x80);
+            let lead_bytes = low_bytes(
+                _mm512_or_si512(_mm512_srli_epi32::<12>(cp0), _mm512_set1_epi32(0xE0)),
+                _mm512_or_si512(_mm512_srli_epi32::<12>(cp1), _mm512_set1_epi32(0xE0)),
             );
-            let keep = _mm512_movepi8_mask(flags);
-            let n = keep.count_ones() as usize;
-            _mm512_mask_storeu_epi8(
-                out.cast(),
-                _bzhi_u64(u64::MAX, n as u32),
-                _mm512_maskz_compress_epi8(keep, lanes),
+            let middle = |cp| _mm512_or_si512(_mm512_and_si512(_mm512_srli_epi32::<6>(cp), six), cont);
+            let last = |cp| _mm512_or_si512(_mm512_and_si512(cp, six), cont);
+            let middle_bytes = low_bytes(middle(cp0), middle(cp1));
+            let last_bytes = low_bytes(last(cp0), last(cp1));
+            let first = _mm512_mask_expand_epi8(
+                _mm512_mask_expand_epi8(b.v, b.leads, lead_bytes),
+                b.trails,
+                middle_bytes,
             );
+            let second = _mm512_maskz_expand_epi8(b.trails, last_bytes);
+            let mut n = 0;
+            for h in 0..2 {
+                let lanes = interleave(first, second, h);
+                let valid = (b.valid >> (32 * h)) as u32;
+                let trails = (b.trails >> (32 * h)) as u32;
+                let keep = _pdep_u64(u64::from(valid), 0x5555_5555_5555_5555)
+                    | _pdep_u64(u64::from(trails), 0xAAAA_AAAA_AAAA_AAAA);
+                let k = keep.count_ones() as usize;
+                _mm512_mask_storeu_epi8(
+                    out.add(n).cast(),
+                    _bzhi_u64(u64::MAX, k as u32),
+                    _mm512_maskz_compress_epi8(keep, lanes),
+                );
+                n += k;
+            }
             n
         }
     };
@@ -348,22 +369,35 @@ pub(crate) fn pairs_to_utf8(src: &[u8], tables: &PairTables, dst: &mut [u8]) -> 
     };
     // SAFETY: AVX-512 is enabled on this function; a block writes at most 96 bytes (32 pairs
     // of 3, or 64 ASCII bytes), which is the ROOM given.
-    unsafe { pair_blocks::<u8, 96, 2>(src, tables, dst, scalar::pairs_to_utf8, ascii, utf8_lanes, put) }
+    unsafe { pair_blocks::<u8, 96, 2>(src, tables, dst, scalar::pairs_to_utf8, ascii, put) }
 }
 
 #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512vbmi,avx512vbmi2,bmi2,popcnt")]
 pub(crate) fn pairs_to_utf16(src: &[u8], tables: &PairTables, dst: &mut [u16]) -> (usize, usize) {
-    let put = |b: &Block, g: usize, out: *mut u16| -> usize {
-        // SAFETY: AVX-512 is enabled in the enclosing function. The masked store writes
-        // `popcnt(kept)` units at `out`, within the block's 64 (`pair_blocks`).
+    // The low and high bytes of every kept byte's unit (an ASCII byte's, or a lead's code
+    // point), expanded from the leads' in order, interleaved into 16-bit lanes per half of
+    // the block and compressed (trails dropped).
+    let put = |b: &Block, out: *mut u16| -> usize {
+        // SAFETY: AVX-512 is enabled in the enclosing function. The masked stores write
+        // `popcnt(kept)` units at `out` per half, in order, within the block's 64
+        // (`pair_blocks`).
         unsafe {
-            let (lanes, _, kept) = group(b, g);
-            let n = kept.count_ones() as usize;
-            _mm256_mask_storeu_epi16(
-                out.cast(),
-                ((1u32 << n) - 1) as u16,
-                _mm512_cvtepi32_epi16(_mm512_maskz_compress_epi32(kept, lanes)),
-            );
+            let [cp0, cp1] = b.code_points;
+            let low = low_bytes(cp0, cp1);
+            let high = low_bytes(_mm512_srli_epi32::<8>(cp0), _mm512_srli_epi32::<8>(cp1));
+            let low = _mm512_mask_expand_epi8(b.v, b.leads, low);
+            let high = _mm512_maskz_expand_epi8(b.leads, high);
+            let mut n = 0;
+            for h in 0..2 {
+                let kept = ((b.valid & !b.trails) >> (32 * h)) as u32;
+                let k = kept.count_ones() as usize;
+                _mm512_mask_storeu_epi16(
+                    out.add(n).cast(),
+                    _bzhi_u32(u32::MAX, k as u32),
+                    _mm512_maskz_compress_epi16(kept, interleave(low, high, h)),
+                );
+                n += k;
+            }
             n
         }
     };
@@ -380,7 +414,7 @@ pub(crate) fn pairs_to_utf16(src: &[u8], tables: &PairTables, dst: &mut [u16]) -
     };
     // SAFETY: AVX-512 is enabled on this function; a block writes at most 64 units (one per
     // byte), which is the ROOM given.
-    unsafe { pair_blocks::<u16, 64, 0>(src, tables, dst, scalar::pairs_to_utf16, ascii, |cp| cp, put) }
+    unsafe { pair_blocks::<u16, 64, 0>(src, tables, dst, scalar::pairs_to_utf16, ascii, put) }
 }
 
 /// Encodes 32 code units at a time: ASCII as is, the others through the pages (a 256-entry
