@@ -309,9 +309,14 @@ fn compare_prints_ratios_and_writes_a_chart() {
         "{header}"
     );
     let names = workload_names(&filter[1..2]).len() + workload_names(&filter[3..4]).len();
+    // The rows of the workloads the filters matched (by substring, as `--filter` does).
     let rows: Vec<&str> = text
         .lines()
-        .filter(|l| l.starts_with("utf16-to-utf8/") || l.starts_with("cjk-decode/"))
+        .filter(|l| {
+            l.split_whitespace()
+                .next()
+                .is_some_and(|name| name.contains(filter[1]) || name.contains(filter[3]))
+        })
         .collect();
     assert_eq!(rows.len(), names, "{text}");
     for row in rows {

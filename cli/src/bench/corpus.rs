@@ -87,6 +87,81 @@ impl Pieces {
     }
 }
 
+/// Many small texts, stored end to end: `text[ends[i - 1]..ends[i]]` is input `i`.
+pub struct TextPieces {
+    /// The inputs, concatenated.
+    pub text: String,
+    /// Where each input ends in `text` (character boundaries).
+    pub ends: Vec<usize>,
+}
+
+impl TextPieces {
+    /// `text` cut at character boundaries into inputs of at most `size` bytes of UTF-8 each
+    /// (each as long as it can be).
+    pub fn new(text: &str, size: usize) -> TextPieces {
+        let Pieces { bytes, ends } = pieces(text, simdenc::UTF_8, size);
+        let text = String::from_utf8(bytes).expect("UTF-8 pieces of a str are UTF-8");
+        TextPieces { text, ends }
+    }
+
+    /// Every input in order.
+    pub fn iter(&self) -> impl Iterator<Item = &str> {
+        let starts = std::iter::once(0).chain(self.ends.iter().copied());
+        starts
+            .zip(self.ends.iter().copied())
+            .map(|(s, e)| &self.text[s..e])
+    }
+
+    /// The length of the longest input, in bytes.
+    pub fn max_len(&self) -> usize {
+        self.iter().map(str::len).max().unwrap_or(0)
+    }
+}
+
+/// Many small UTF-16 inputs, stored end to end: `units[ends[i - 1]..ends[i]]` is input `i`.
+pub struct UnitPieces {
+    /// The inputs, concatenated.
+    pub units: Vec<u16>,
+    /// Where each input ends in `units` (never inside a surrogate pair).
+    pub ends: Vec<usize>,
+}
+
+impl UnitPieces {
+    /// `text` in UTF-16, cut at character boundaries into inputs of at most `size` bytes
+    /// (`size / 2` code units) each (each as long as it can be).
+    pub fn new(text: &str, size: usize) -> UnitPieces {
+        let mut units = Vec::with_capacity(text.len());
+        let mut ends = Vec::new();
+        let mut start = 0;
+        let mut buf = [0u16; 2];
+        for c in text.chars() {
+            let encoded = c.encode_utf16(&mut buf);
+            if units.len() > start && 2 * (units.len() + encoded.len() - start) > size {
+                ends.push(units.len());
+                start = units.len();
+            }
+            units.extend_from_slice(encoded);
+        }
+        if units.len() > start {
+            ends.push(units.len());
+        }
+        UnitPieces { units, ends }
+    }
+
+    /// Every input in order.
+    pub fn iter(&self) -> impl Iterator<Item = &[u16]> {
+        let starts = std::iter::once(0).chain(self.ends.iter().copied());
+        starts
+            .zip(self.ends.iter().copied())
+            .map(|(s, e)| &self.units[s..e])
+    }
+
+    /// The length of the longest input, in code units.
+    pub fn max_len(&self) -> usize {
+        self.iter().map(<[u16]>::len).max().unwrap_or(0)
+    }
+}
+
 /// `text` in `encoding`, cut at character boundaries into inputs of at most `size` bytes each
 /// (each as long as it can be). Characters are encoded one at a time, so this is only for
 /// stateless encodings (not ISO-2022-JP).

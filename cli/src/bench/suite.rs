@@ -15,7 +15,7 @@ use std::rc::Rc;
 
 use simdenc::Encoding;
 
-use super::corpus::{self, LIPSUM, Pieces};
+use super::corpus::{self, LIPSUM, Pieces, TextPieces, UnitPieces};
 
 /// One call of a workload: converts the whole input once and says how much it read and wrote.
 pub type Runner = Box<dyn FnMut() -> Outcome>;
@@ -107,11 +107,11 @@ const CJK_ENCODE: Group = Group {
 };
 const SMALL_16: Group = Group {
     slug: "small16",
-    title: "16-byte inputs, a fresh decoder for each (Wikipedia)",
+    title: "16-byte inputs, a fresh decoder or encoder for each (Wikipedia)",
 };
 const SMALL_64: Group = Group {
     slug: "small64",
-    title: "64-byte inputs, a fresh decoder for each (Wikipedia)",
+    title: "64-byte inputs, a fresh decoder or encoder for each (Wikipedia)",
 };
 
 /// Single-byte encodings and the language whose text is used for each.
@@ -154,6 +154,10 @@ pub enum Work {
     SmallDecodeToUtf8(&'static Encoding, Rc<Pieces>),
     /// Decode many small inputs one by one to UTF-16, a fresh decoder for each.
     SmallDecodeToUtf16(&'static Encoding, Rc<Pieces>),
+    /// Encode many small UTF-8 texts one by one, a fresh encoder for each.
+    SmallEncodeFromUtf8(&'static Encoding, Rc<TextPieces>),
+    /// Encode many small UTF-16 inputs one by one to UTF-8, a fresh encoder for each.
+    SmallEncodeUtf16ToUtf8(Rc<UnitPieces>),
 }
 
 impl Work {
@@ -161,6 +165,7 @@ impl Work {
     pub fn input_bytes(&self) -> usize {
         match self {
             Work::EncodeUtf16ToUtf8(units) => units.len() * 2,
+            Work::SmallEncodeUtf16ToUtf8(p) => p.units.len() * 2,
             _ => self.input_units(),
         }
     }
@@ -174,6 +179,8 @@ impl Work {
             Work::SmallValidate(p) | Work::SmallDecodeToUtf8(_, p) | Work::SmallDecodeToUtf16(_, p) => {
                 p.bytes.len()
             }
+            Work::SmallEncodeFromUtf8(_, p) => p.text.len(),
+            Work::SmallEncodeUtf16ToUtf8(p) => p.units.len(),
         }
     }
 }
@@ -299,6 +306,17 @@ pub fn build(keep: &dyn Fn(&str) -> bool) -> (Vec<(String, Group)>, Vec<Workload
         b.add(group, "utf8-to-utf16/ru", || {
             Work::SmallDecodeToUtf16(simdenc::UTF_8, corpus::pieces(ru, simdenc::UTF_8, size).into())
         });
+        b.add(group, "utf16-to-utf8/ru", || {
+            Work::SmallEncodeUtf16ToUtf8(UnitPieces::new(ru, size).into())
+        });
+        for (enc, text, case) in [
+            (simdenc::WINDOWS_1251, ru, "utf8-to-windows-1251/ru"),
+            (simdenc::SHIFT_JIS, ja, "utf8-to-Shift_JIS/ja"),
+        ] {
+            b.add(group, case, || {
+                Work::SmallEncodeFromUtf8(enc, TextPieces::new(text, size).into())
+            });
+        }
     }
     (b.names, b.workloads)
 }
@@ -416,10 +434,54 @@ macro_rules! small_decode_to_utf16 {
     }};
 }
 
+/// A runner encoding each of `$input`'s texts (an `Rc<TextPieces>`) with a fresh encoder of
+/// `$enc` (room for every character as `&#N;`).
+macro_rules! small_encode_from_utf8 {
+    ($enc:expr, $input:expr) => {{
+        let enc = $enc;
+        let input: Rc<TextPieces> = Rc::clone($input);
+        let mut out = vec![0u8; 4 * input.max_len() + 16];
+        Box::new(move || {
+            let mut total = Outcome { read: 0, written: 0 };
+            for piece in input.iter() {
+                let mut encoder = enc.new_encoder();
+                let (_, read, written, _) = encoder.encode_from_utf8(black_box(piece), &mut out, true);
+                black_box(&mut out);
+                total.read += read;
+                total.written += written;
+            }
+            total
+        }) as Runner
+    }};
+}
+
+/// A runner encoding each of `$input`'s UTF-16 inputs (an `Rc<UnitPieces>`) to UTF-8 with a
+/// fresh encoder of `$utf8`.
+macro_rules! small_encode_utf16_to_utf8 {
+    ($utf8:expr, $input:expr) => {{
+        let utf8 = $utf8;
+        let input: Rc<UnitPieces> = Rc::clone($input);
+        let mut out = vec![0u8; 3 * input.max_len() + 16];
+        Box::new(move || {
+            let mut total = Outcome { read: 0, written: 0 };
+            for piece in input.iter() {
+                let mut encoder = utf8.new_encoder();
+                let (_, read, written, _) = encoder.encode_from_utf16(black_box(piece), &mut out, true);
+                black_box(&mut out);
+                total.read += read;
+                total.written += written;
+            }
+            total
+        }) as Runner
+    }};
+}
+
 #[cfg(feature = "peers")]
 pub(super) use {decode_to_utf8, decode_to_utf16, encode_from_utf8, encode_utf16_to_utf8};
 #[cfg(feature = "peers")]
-pub(super) use {small_decode_to_utf8, small_decode_to_utf16};
+pub(super) use {
+    small_decode_to_utf8, small_decode_to_utf16, small_encode_from_utf8, small_encode_utf16_to_utf8,
+};
 
 /// simdenc's runner for `work`.
 fn runner(work: &Work) -> Runner {
@@ -447,6 +509,8 @@ fn runner(work: &Work) -> Runner {
         }
         Work::SmallDecodeToUtf8(enc, input) => small_decode_to_utf8!(*enc, input),
         Work::SmallDecodeToUtf16(enc, input) => small_decode_to_utf16!(*enc, input),
+        Work::SmallEncodeFromUtf8(enc, input) => small_encode_from_utf8!(*enc, input),
+        Work::SmallEncodeUtf16ToUtf8(input) => small_encode_utf16_to_utf8!(simdenc::UTF_8, input),
     }
 }
 
