@@ -18,7 +18,7 @@
 //!     limit); stop if a pointer was at or above the limit or a code point is not plain
 //!     all 16 lanes leads: store their UTF-16 or UTF-8 as it is
 //!     else, per input byte: the byte (ASCII) or the code point of its lane (leads) as u16,
-//!     to UTF-8 (1 or 3 bytes in a u32 lane) if needed, compacted without the trails by
+//!     to UTF-8 (1 to 3 bytes in a u32 lane) if needed, compacted without the trails by
 //!     shuffles looked up by which bytes are kept (and which are leads)
 //! the scalar kernel finishes (from the block that stopped, if one did)
 //! ```
@@ -41,9 +41,9 @@ use super::super::{Lookup, PairTables};
 
 /// By the 8 bits of `kept` (u16 lane k is kept): the bytes of the kept lanes, in order.
 static ROWS16: [[u8; 16]; 256] = compact_rows(Keep::TwoOrNone).0;
-/// By `kept | three << 4` (4 u32 lanes: bit k of `kept` set if lane k is kept, of `three`
-/// if it holds 3 bytes rather than 1): the bytes of the kept lanes, and their count.
-static ROWS013: ([[u8; 16]; 256], [u8; 256]) = compact_rows(Keep::NoneOneOrThree);
+/// By the lengths of 4 u32 lanes, 2 bits each (0 to 3 bytes kept): the bytes kept, and their
+/// count.
+static ROWS0123: ([[u8; 16]; 256], [u8; 256]) = compact_rows(Keep::ZeroToThree);
 
 /// The nibble tables in registers (each 16-entry table in both 128-bit lanes), and the
 /// pointer parameters.
@@ -112,7 +112,7 @@ unsafe fn gather(m: __m256i, index: __m256i, table: Lookup) -> __m256i {
     }
 }
 
-/// The lanes of `m` whose code point is not plain (below U+0800, above U+FFFF or a
+/// The lanes of `m` whose code point is not plain (below U+0080, above U+FFFF or a
 /// surrogate), as a vector (non-zero if any).
 ///
 /// # Safety
@@ -121,8 +121,8 @@ unsafe fn gather(m: __m256i, index: __m256i, table: Lookup) -> __m256i {
 unsafe fn not_plain(m: __m256i, cp: __m256i) -> __m256i {
     // SAFETY: register operations only; AVX2 per the caller's contract.
     unsafe {
-        let above = _mm256_sub_epi32(cp, _mm256_set1_epi32(0x800));
-        let in_range = _mm256_cmpeq_epi32(_mm256_min_epu32(above, _mm256_set1_epi32(0xF7FF)), above);
+        let above = _mm256_sub_epi32(cp, _mm256_set1_epi32(0x80));
+        let in_range = _mm256_cmpeq_epi32(_mm256_min_epu32(above, _mm256_set1_epi32(0xFF7F)), above);
         let surrogate = _mm256_cmpeq_epi32(
             _mm256_and_si256(cp, _mm256_set1_epi32(0xF800)),
             _mm256_set1_epi32(0xD800),
@@ -143,9 +143,10 @@ enum Kind {
     Mixed,
 }
 
-/// One checked block: its bytes, the lead and kept (not trail, not past `read`) bytes, and
-/// the code points of the byte pairs' leads (`cp[0]`: pairs 0..4 and 8..12, `cp[1]`: pairs
-/// 4..8 and 12..16, one per 32-bit lane, 0 where a pair has no lead).
+/// One checked block: its bytes, the lead and kept (not trail, not past `read`) bytes, the
+/// code points of the byte pairs' leads (`cp[0]`: pairs 0..4 and 8..12, `cp[1]`: pairs
+/// 4..8 and 12..16, one per 32-bit lane, 0 where a pair has no lead), and how many of them
+/// are below U+0800 (two bytes of UTF-8 rather than three).
 #[derive(Clone, Copy)]
 struct Block {
     kind: Kind,
@@ -154,6 +155,9 @@ struct Block {
     kept: u32,
     read: usize,
     cp: [__m256i; 2],
+    narrow: u32,
+    /// The leads below U+0800, by byte.
+    narrow_leads: u32,
 }
 
 impl Block {
@@ -162,10 +166,11 @@ impl Block {
     fn utf16_len(&self) -> usize {
         self.kept.count_ones() as usize
     }
-    /// Bytes of UTF-8 out: one per kept byte, two more for each lead.
+    /// Bytes of UTF-8 out: one per kept byte, two more for each lead, less one for each
+    /// lead below U+0800.
     #[inline(always)]
     fn utf8_len(&self) -> usize {
-        (self.kept.count_ones() + 2 * self.leads.count_ones()) as usize
+        (self.kept.count_ones() + 2 * self.leads.count_ones() - self.narrow) as usize
     }
 }
 
@@ -202,7 +207,7 @@ unsafe fn byte_mask(m: u32) -> __m256i {
 /// Checks and looks up the block at `src`; `None` if it has a character that is not plain.
 ///
 /// # Safety
-/// - AVX2, BMI1 and POPCNT are enabled in the caller.
+/// - AVX2, BMI1, BMI2 and POPCNT are enabled in the caller.
 /// - `src` is valid for reading 32 bytes.
 /// - `t` was loaded from `tables`.
 #[inline(always)]
@@ -222,6 +227,8 @@ unsafe fn block(src: *const u8, t: &Tables, tables: &PairTables) -> Option<Block
                 kept: u32::MAX,
                 read: 32,
                 cp: [zero; 2],
+                narrow: 0,
+                narrow_leads: 0,
             });
         }
         let low_nibble = _mm256_and_si256(v, _mm256_set1_epi8(0x0F));
@@ -280,6 +287,7 @@ unsafe fn block(src: *const u8, t: &Tables, tables: &PairTables) -> Option<Block
         let pointer = clamped;
         let mut cp = [zero; 2];
         let mut bad = _mm256_srai_epi16::<15>(above);
+        let mut narrow = [0u32; 2];
         for (h, slot) in cp.iter_mut().enumerate() {
             let (m, index) = if h == 0 {
                 (
@@ -295,11 +303,19 @@ unsafe fn block(src: *const u8, t: &Tables, tables: &PairTables) -> Option<Block
             // Every lane is below the limit (clamped above).
             *slot = gather(m, index, tables.index);
             bad = _mm256_or_si256(bad, not_plain(m, *slot));
+            let below = _mm256_and_si256(m, _mm256_cmpgt_epi32(_mm256_set1_epi32(0x800), *slot));
+            narrow[h] = _mm256_movemask_ps(_mm256_castsi256_ps(below)) as u32;
         }
         if _mm256_testz_si256(bad, bad) == 0 {
             return None;
         }
         let kind = if leads == EVEN { Kind::Pairs } else { Kind::Mixed };
+        // Pairs below U+0800 in order (`narrow[0]`: pairs 0..4 and 8..12, `[1]`: 4..8 and
+        // 12..16), then spread to both bytes of each pair and kept at the leads.
+        let pairs =
+            (narrow[0] & 0xF) | (narrow[1] & 0xF) << 4 | (narrow[0] >> 4) << 8 | (narrow[1] >> 4) << 12;
+        let spread = _pdep_u32(pairs, 0x5555_5555);
+        let narrow_leads = (spread | spread << 1) & leads;
         Some(Block {
             kind,
             v,
@@ -307,6 +323,8 @@ unsafe fn block(src: *const u8, t: &Tables, tables: &PairTables) -> Option<Block
             kept: valid & !trails,
             read,
             cp,
+            narrow: narrow_leads.count_ones(),
+            narrow_leads,
         })
     }
 }
@@ -352,7 +370,7 @@ type ScalarPairs<T> = fn(&[u8], &PairTables, &mut [T]) -> (usize, usize);
 /// `tail` finishes.
 ///
 /// # Safety
-/// - AVX2, BMI1 and POPCNT are enabled in the caller.
+/// - AVX2, BMI1, BMI2 and POPCNT are enabled in the caller.
 /// - `put` writes `len(block)` units at the position it is given and, with `true`, at most
 ///   `ROOM` units; with `true` it leaves at most 16 bytes after them changed, and it writes
 ///   16 bytes or more from the start of every block.
@@ -438,19 +456,25 @@ unsafe fn three_bytes(cp: __m256i) -> __m256i {
 /// bytes, one after the other (at most 64 bytes in all).
 ///
 /// # Safety
-/// - AVX2, BMI1 and POPCNT are enabled in the caller.
+/// - AVX2, BMI1, BMI2 and POPCNT are enabled in the caller.
 /// - `out` is valid for writing 64 bytes.
 #[inline(always)]
 unsafe fn mixed_utf8(b: &Block, out: *mut u8) {
-    // SAFETY: AVX2 per the contract. The loads read rows of `ROWS013` (indices below 256).
+    // SAFETY: AVX2 and BMI2 per the contract. The loads read rows of `ROWS0123` (indices
+    // below 256).
     // The stores write 16 bytes each at `out + at`, where `at` is the length of the pieces
     // before, at most 48 (the whole block's): inside the 64 bytes of the contract.
     unsafe {
         let (x, high) = units(b);
-        // Per u16 lane: (b0, b1) and (b2, 0) of a lead's UTF-8, the byte and 0 for ASCII.
+        // Per u16 lane: (b0, b1) and (b2, 0) of a lead's UTF-8 (b2 unused below U+0800), the
+        // byte and 0 for ASCII.
         let mut lanes = [_mm256_setzero_si256(); 4];
         for h in 0..2 {
             let u = x[h];
+            let b2 = _mm256_or_si256(
+                _mm256_and_si256(u, _mm256_set1_epi16(0x3F)),
+                _mm256_set1_epi16(0x80),
+            );
             let b01 = _mm256_or_si256(
                 _mm256_or_si256(
                     _mm256_srli_epi16::<12>(u),
@@ -458,21 +482,24 @@ unsafe fn mixed_utf8(b: &Block, out: *mut u8) {
                 ),
                 _mm256_set1_epi16(0x80E0u16 as i16),
             );
-            let b2 = _mm256_or_si256(
-                _mm256_and_si256(u, _mm256_set1_epi16(0x3F)),
-                _mm256_set1_epi16(0x80),
+            let two = _mm256_or_si256(
+                _mm256_or_si256(_mm256_srli_epi16::<6>(u), _mm256_slli_epi16::<8>(b2)),
+                _mm256_set1_epi16(0xC0),
             );
+            let below = _mm256_cmpeq_epi16(_mm256_min_epu16(u, _mm256_set1_epi16(0x7FF)), u);
+            let b01 = _mm256_blendv_epi8(b01, two, below);
             let b01 = _mm256_blendv_epi8(u, b01, high[h]);
             let b2 = _mm256_and_si256(b2, high[h]);
             // u32 lanes: [0] bytes 0..4 | 16..20, [1] 4..8 | 20..24 (h = 0), 8.. for h = 1.
             lanes[2 * h] = _mm256_unpacklo_epi16(b01, b2);
             lanes[2 * h + 1] = _mm256_unpackhi_epi16(b01, b2);
         }
-        // Row index of piece q (input bytes 4q..4q + 4): kept | leads << 4 of its bytes.
-        let even = (b.kept & 0x0F0F_0F0F) | (b.leads & 0x0F0F_0F0F) << 4;
-        let odd = (b.kept >> 4 & 0x0F0F_0F0F) | (b.leads & 0xF0F0_F0F0);
-        let index = |q: usize| ([even, odd][q % 2] >> (8 * (q / 2)) & 0xFF) as usize;
-        let (rows, lens) = &ROWS013;
+        // Row index of piece q (input bytes 4q..4q + 4): the UTF-8 length of each byte's
+        // output, 2 bits each (bit 0: ASCII or a lead from U+0800, bit 1: a lead).
+        let lengths = _pdep_u64(u64::from(b.kept & !b.narrow_leads), 0x5555_5555_5555_5555)
+            | _pdep_u64(u64::from(b.leads), 0xAAAA_AAAA_AAAA_AAAA);
+        let index = |q: usize| (lengths >> (8 * q) & 0xFF) as usize;
+        let (rows, lens) = &ROWS0123;
         let mut at = 0;
         // Pieces q and q + 4 are the two 128-bit lanes of `lanes[q]`.
         let mut pieces = [_mm256_setzero_si256(); 4];
@@ -498,7 +525,7 @@ unsafe fn mixed_utf8(b: &Block, out: *mut u8) {
 /// units, one after the other (at most 32 units in all).
 ///
 /// # Safety
-/// - AVX2, BMI1 and POPCNT are enabled in the caller.
+/// - AVX2, BMI1, BMI2 and POPCNT are enabled in the caller.
 /// - `out` is valid for writing 32 units.
 #[inline(always)]
 unsafe fn mixed_utf16(b: &Block, out: *mut u16) {
@@ -536,13 +563,14 @@ unsafe fn mixed_utf16(b: &Block, out: *mut u16) {
 pub(crate) fn pairs_to_utf8(src: &[u8], tables: &PairTables, dst: &mut [u8]) -> (usize, usize) {
     let put = |b: &Block, out: *mut u8, whole: bool| {
         // SAFETY: AVX2 etc. are enabled in the enclosing function; `out` has ROOM (64) bytes
-        // of room (`pair_blocks`). ASCII: 32 bytes. Pairs: 16 bytes at 0, 12 and 24, then 8
-        // at 36 and 40: 48 bytes exactly. Mixed: at most 64 bytes (`mixed_utf8`) with
-        // `whole`, else exactly `utf8_len` through the buffer.
+        // of room (`pair_blocks`). ASCII: 32 bytes. Pairs (none below U+0800): 16 bytes at
+        // 0, 12 and 24, then 8 at 36 and 40: 48 bytes exactly. Mixed (or pairs below
+        // U+0800): at most 64 bytes (`mixed_utf8`) with `whole`, else exactly `utf8_len`
+        // through the buffer.
         unsafe {
             match b.kind {
                 Kind::Ascii => _mm256_storeu_si256(out.cast(), b.v),
-                Kind::Pairs => {
+                Kind::Pairs if b.narrow == 0 => {
                     let pack = _mm256_setr_epi8(
                         0, 1, 2, 4, 5, 6, 8, 9, 10, 12, 13, 14, -1, -1, -1, -1, 0, 1, 2, 4, 5, 6, 8, 9, 10,
                         12, 13, 14, -1, -1, -1, -1,
@@ -557,15 +585,15 @@ pub(crate) fn pairs_to_utf8(src: &[u8], tables: &PairTables, dst: &mut [u8]) -> 
                     _mm_storel_epi64(out.add(36).cast(), last);
                     _mm_storel_epi64(out.add(40).cast(), _mm_srli_si128::<4>(last));
                 }
-                Kind::Mixed if whole => mixed_utf8(b, out),
-                Kind::Mixed => exactly::<u8, 64>(out, b.utf8_len(), |buf| mixed_utf8(b, buf)),
+                Kind::Pairs | Kind::Mixed if whole => mixed_utf8(b, out),
+                Kind::Pairs | Kind::Mixed => exactly::<u8, 64>(out, b.utf8_len(), |buf| mixed_utf8(b, buf)),
             }
         }
     };
     // SAFETY: AVX2 etc. are enabled on this function; `put` writes `utf8_len` bytes (the
-    // block's: 1 per kept byte and 2 more per lead), at most 64 (ROOM) with `whole`, leaves
-    // at most 16 bytes after them changed (a mixed block's last 16-byte store), and every
-    // block starts with a store of 16 bytes or more.
+    // block's: 1 per kept byte and 1 or 2 more per lead), at most 64 (ROOM) with `whole`,
+    // leaves at most 16 bytes after them changed (a mixed block's last 16-byte store), and
+    // every block starts with a store of 16 bytes or more.
     unsafe { pair_blocks::<u8, 64>(src, tables, dst, scalar::pairs_to_utf8, Block::utf8_len, put) }
 }
 
