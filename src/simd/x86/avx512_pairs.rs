@@ -113,6 +113,8 @@ struct Block {
     read: usize,
     code_points: [__m512i; 2],
     wide: [__mmask16; 2],
+    /// Whether a lead is below U+0800 (not all in `wide`).
+    narrow: bool,
 }
 
 impl Block {
@@ -171,6 +173,7 @@ unsafe fn block(v: __m512i, len: usize, t: &Tables, tables: &PairTables) -> Opti
         let n = leads.count_ones();
         let mut code_points = [_mm512_setzero_si512(); 2];
         let mut wide = [0; 2];
+        let mut narrow = false;
         for (h, (slot, wide)) in code_points.iter_mut().zip(&mut wide).enumerate() {
             let lanes = n.saturating_sub(16 * h as u32).min(16);
             if lanes == 0 {
@@ -204,6 +207,7 @@ unsafe fn block(v: __m512i, len: usize, t: &Tables, tables: &PairTables) -> Opti
             }
             *slot = cp;
             *wide = _mm512_mask_cmpge_epu32_mask(m, cp, _mm512_set1_epi32(0x800));
+            narrow |= *wide != m;
         }
         Some(Block {
             v,
@@ -213,6 +217,7 @@ unsafe fn block(v: __m512i, len: usize, t: &Tables, tables: &PairTables) -> Opti
             read,
             code_points,
             wide,
+            narrow,
         })
     }
 }
@@ -378,16 +383,32 @@ pub(crate) fn pairs_to_utf8(src: &[u8], tables: &PairTables, dst: &mut [u8]) -> 
                     _mm512_or_si512(_mm512_and_si512(_mm512_srli_epi32::<6>(cp), six), cont),
                 )
             };
-            let lead_bytes = low_bytes(lead(w0, cp0), lead(w1, cp1));
-            let middle_bytes = low_bytes(middle(w0, cp0), middle(w1, cp1));
             let last_bytes = low_bytes(last(cp0), last(cp1));
+            // Blocks of CJK text have none below U+0800: three bytes each, without the
+            // blends (text decode 3 to 7% faster than with them, see the commit).
+            let (lead_bytes, middle_bytes, wide_trails) = if b.narrow {
+                (
+                    low_bytes(lead(w0, cp0), lead(w1, cp1)),
+                    low_bytes(middle(w0, cp0), middle(w1, cp1)),
+                    b.wide_trails(),
+                )
+            } else {
+                let three = _mm512_set1_epi32(0xE0);
+                (
+                    low_bytes(
+                        _mm512_or_si512(_mm512_srli_epi32::<12>(cp0), three),
+                        _mm512_or_si512(_mm512_srli_epi32::<12>(cp1), three),
+                    ),
+                    low_bytes(middle(u16::MAX, cp0), middle(u16::MAX, cp1)),
+                    b.trails,
+                )
+            };
             let first = _mm512_mask_expand_epi8(
                 _mm512_mask_expand_epi8(b.v, b.leads, lead_bytes),
                 b.trails,
                 middle_bytes,
             );
             let second = _mm512_maskz_expand_epi8(b.trails, last_bytes);
-            let wide_trails = b.wide_trails();
             let mut n = 0;
             for h in 0..2 {
                 let lanes = interleave(first, second, h);
