@@ -111,9 +111,9 @@ impl EncodeTables {
 ///
 /// A "plain" character is an ASCII byte, or a lead (`lead_row` not 0) and a trail
 /// (`trail_col` not 0xFF) whose pointer is below `index.limit()` and whose code point is in
-/// U+0800..=U+FFFF and not a surrogate. The kernels decode plain characters only; everything
-/// else (single non-ASCII bytes, unmapped pointers, the few code points below U+0800, astral
-/// ones, errors) is the codec's.
+/// U+0080..=U+FFFF and not a surrogate (two or three bytes of UTF-8, one UTF-16 unit). The
+/// kernels decode plain characters only; everything else (single non-ASCII bytes, unmapped
+/// pointers, astral code points, errors) is the codec's.
 pub(crate) struct PairTables {
     /// For bytes 0x80..=0xFF: the row of a leading byte plus one, 0 for other bytes.
     pub(crate) lead_row: [u8; 128],
@@ -227,7 +227,7 @@ impl PairTables {
         }
         let pointer = usize::from(row - 1) * usize::from(self.row_len) + usize::from(col);
         let code_point = self.index.get(pointer)?;
-        ((0x800..=0xFFFF).contains(&code_point) && !(0xD800..=0xDFFF).contains(&code_point))
+        ((0x80..=0xFFFF).contains(&code_point) && !(0xD800..=0xDFFF).contains(&code_point))
             .then_some(code_point)
     }
 }
@@ -316,7 +316,7 @@ kernel_methods! {
     /// As `utf16_bytes_to_utf16`, to UTF-8, stopping before a character that does not fit.
     utf16_bytes_to_utf8(src: &[u8], be: bool, dst: &mut [u8]) -> (usize, usize);
     /// Decodes the plain characters (see [`PairTables`]) at the start of `src` while they
-    /// fit, to UTF-8 (three bytes per pair).
+    /// fit, to UTF-8 (two or three bytes per pair).
     pairs_to_utf8(src: &[u8], tables: &PairTables, dst: &mut [u8]) -> (usize, usize);
     /// As `pairs_to_utf8`, to UTF-16 (one unit per character).
     pairs_to_utf16(src: &[u8], tables: &PairTables, dst: &mut [u16]) -> (usize, usize);

@@ -346,7 +346,7 @@ pub(crate) fn utf16_bytes_to_utf8(src: &[u8], be: bool, dst: &mut [u8]) -> (usiz
 }
 
 /// Decodes plain characters (ASCII, and pairs as [`PairTables::plain`] defines them) while
-/// they fit; three UTF-8 bytes per pair.
+/// they fit; two or three UTF-8 bytes per pair.
 pub(crate) fn pairs_to_utf8(src: &[u8], tables: &PairTables, dst: &mut [u8]) -> (usize, usize) {
     let (mut read, mut written) = (0, 0);
     while let Some(&byte) = src.get(read) {
@@ -362,7 +362,8 @@ pub(crate) fn pairs_to_utf8(src: &[u8], tables: &PairTables, dst: &mut [u8]) -> 
         let Some(code_point) = src.get(read + 1).and_then(|&trail| tables.plain(byte, trail)) else {
             break;
         };
-        // Three bytes (a plain code point is in U+0800..=U+FFFF), or 0 if they do not fit.
+        // Two or three bytes (a plain code point is in U+0080..=U+FFFF), or 0 if they do not
+        // fit.
         let n = put_utf8(code_point, dst.get_mut(written..).unwrap_or_default());
         if n == 0 {
             break;

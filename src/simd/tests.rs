@@ -341,14 +341,14 @@ const CJK_TEXT: &str = "火星は、太陽系の太陽に近い方から4番目�
                         Mars 화성은 태양계의 네 번째 행성이다. 火星是太陽系由內往外數的第四顆行星，\
                         〜 ℃ 123 abc\n";
 
-/// The characters of `text` that `encoding` encodes as ASCII, or as two bytes from U+0800 up
+/// The characters of `text` that `encoding` encodes as ASCII, or as two bytes from U+0080 up
 /// (what the CJK kernels take in both directions).
 fn plain_text(text: &str, encoding: &'static crate::Encoding) -> String {
     text.chars()
         .filter(|&c| {
             let mut buf = [0; 4];
             let (bytes, _, unmappable) = encoding.encode(c.encode_utf8(&mut buf));
-            c.is_ascii() || (!unmappable && bytes.len() == 2 && u32::from(c) >= 0x800)
+            c.is_ascii() || (!unmappable && bytes.len() == 2 && u32::from(c) >= 0x80)
         })
         .collect()
 }
@@ -359,8 +359,8 @@ fn plain_text(text: &str, encoding: &'static crate::Encoding) -> String {
 #[test]
 fn pair_kernels() {
     let text = CJK_TEXT.repeat(6);
-    // The text is plain (no characters below U+0800 but ASCII, unmappables become ASCII
-    // `&#N;`); the specials are what the kernels stop at.
+    // The text is plain (unmappables become ASCII `&#N;`); the specials are what the kernels
+    // stop at, and two-byte characters below U+0800.
     let specials: &[&[u8]] = &[
         b"\x80",
         b"\xA1",
@@ -372,8 +372,8 @@ fn pair_kernels() {
         b"A",
     ];
     for (encoding, tables) in crate::codecs::pair_tables() {
-        // Pairs the kernels must stop at too: code points below U+0800 (Greek, Cyrillic,
-        // Latin-1) and astral ones (Big5), in this encoding.
+        // Pairs the kernels must stop at too (astral code points: Big5), and pairs below
+        // U+0800 (Greek, Cyrillic, Latin-1: two bytes of UTF-8), in this encoding.
         let encoded: Vec<Vec<u8>> = ["α", "Ж", "×", "é", "\u{20547}", "\u{2A3A9}"]
             .iter()
             .map(|c| encoding.encode(c).0.into_owned())
@@ -457,8 +457,8 @@ fn pair_kernels() {
 /// pairs and ASCII, every level against scalar.
 #[test]
 fn pair_kernels_edge_code_points() {
-    const EDGES: [u32; 10] = [
-        0, 0x7FF, 0x800, 0x4E00, 0xD7FF, 0xD800, 0xDFFF, 0xE000, 0xFFFF, 0x1_0000,
+    const EDGES: [u32; 13] = [
+        0, 0x7F, 0x80, 0x416, 0x7FF, 0x800, 0x4E00, 0xD7FF, 0xD800, 0xDFFF, 0xE000, 0xFFFF, 0x1_0000,
     ];
     let mut seed = 0x0123_4567_89AB_CDEFu64;
     let mut next = move || {
@@ -481,7 +481,7 @@ fn pair_kernels_edge_code_points() {
     // it plain (where a kernel might read instead).
     let mut values: Vec<u32> = (0..126 * 190 - 300)
         .map(|_| match next() % 256 {
-            e @ 0..10 => EDGES[e as usize],
+            e @ 0..13 => EDGES[e as usize],
             _ => 0x4E00 + (next() % 0x5000) as u32,
         })
         .collect();
@@ -523,6 +523,81 @@ fn pair_kernels_edge_code_points() {
                         k.level()
                     );
                 }
+            }
+        }
+    }
+}
+
+/// The two-byte CJK kernels on characters below U+0800 (two bytes of UTF-8, one unit of
+/// UTF-16) in each family's encoding: one or a run of them at every position of CJK text,
+/// and text of them with CJK characters at every position, with output buffers of every
+/// size around the exact one.
+#[test]
+fn pair_kernels_two_byte_characters() {
+    for (encoding, tables) in crate::codecs::pair_tables() {
+        let encode = |text: &str| encoding.encode(text).0.into_owned();
+        let two: Vec<Vec<u8>> = ["Ж", "α", "·", "é", "×", "Ω", "я", "ЖαЖ·я", "ЖЖЖЖЖЖЖЖЖЖЖЖЖЖЖЖЖЖЖЖ"]
+            .iter()
+            .map(|c| encode(c))
+            .filter(|bytes| bytes.len() >= 2 && bytes.iter().all(|&b| b >= 0x80))
+            .collect();
+        assert!(two.len() >= 3, "{}: too few two-byte characters", encoding.name());
+        let cjk = encode(&plain_text(&CJK_TEXT.repeat(3), encoding));
+        let cyrillic = encode(&plain_text(&"Жизнь Ωμέγα, x = 1 · y;".repeat(12), encoding));
+        let three = encode(&plain_text("火星", encoding));
+        let mut inputs = Vec::new();
+        for (base, specials) in [(&cjk, &two), (&cyrillic, &vec![three])] {
+            let specials: Vec<&[u8]> = specials.iter().map(Vec::as_slice).collect();
+            let lens = (0..=40).chain([63, 64, 65, 95, 96, 97, 127, 128, 129, 150, 200]);
+            for len in lens.filter(|&l| l <= base.len() && l % stride() == 0) {
+                let positions = (0..len)
+                    .filter(|&p| (len <= 40 || p < 8 || p % 9 == 0 || p + 70 > len) && p % stride() == 0);
+                for pos in positions {
+                    for special in &specials {
+                        let mut v = base[..len].to_vec();
+                        v.splice(pos..pos, special.iter().copied());
+                        inputs.push(v);
+                    }
+                }
+            }
+            inputs.push(base.clone());
+        }
+        for k in levels() {
+            for input in &inputs {
+                let need8 = scalar_table()
+                    .pairs_to_utf8(input, tables, &mut vec![0; input.len() * 3])
+                    .1;
+                let need16 = scalar_table()
+                    .pairs_to_utf16(input, tables, &mut vec![0; input.len()])
+                    .1;
+                let around = |need: usize| {
+                    let mut caps: Vec<usize> = (need.saturating_sub(3)..=need + 1).collect();
+                    caps.extend([need / 2, need.saturating_sub(64), need.saturating_sub(97)]);
+                    caps
+                };
+                same(
+                    "pairs_to_utf8",
+                    k,
+                    input,
+                    |k, s, cap| {
+                        // With a guard after the output, compared too.
+                        let mut d = vec![0xA5u8; cap + 64];
+                        let r = k.pairs_to_utf8(s, tables, &mut d[..cap]);
+                        (r, d)
+                    },
+                    |_| around(need8),
+                );
+                same(
+                    "pairs_to_utf16",
+                    k,
+                    input,
+                    |k, s, cap| {
+                        let mut d = vec![0xA5A5u16; cap + 64];
+                        let r = k.pairs_to_utf16(s, tables, &mut d[..cap]);
+                        (r, d)
+                    },
+                    |_| around(need16),
+                );
             }
         }
     }
