@@ -338,6 +338,9 @@ fn check(data: &[u8]) {
             KERNELS[kernel], case.src_offset, case.dst_offset, case.dst_len
         );
         let got = twice(&what, |canary| call(table, &case, canary));
+        // The scalar kernels this level equals: the pair kernels of some levels (AVX2) take
+        // a narrower plain range, and equal the scalar ones with that range.
+        let expect = twice("scalar", |canary| call(table.reference(), &case, canary));
         assert_eq!(got, expect, "{what} differs from scalar");
     }
 }

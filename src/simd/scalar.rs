@@ -27,6 +27,18 @@ pub(crate) const TABLE: Kernels = Kernels {
     vector_pair_decode: false,
     vector_units_encode: false,
     vector_transcoders: false,
+    pairs_from_0800: false,
+};
+
+/// The scalar kernels with the pair kernels plain only from U+0800: the reference of the
+/// levels whose pair kernels write three bytes of UTF-8 per pair (AVX2), see
+/// [`Kernels::reference`](super::Kernels::reference).
+#[cfg(any(test, feature = "internals"))]
+pub(crate) static KERNELS_WIDE_PAIRS: Kernels = Kernels {
+    pairs_to_utf8: pairs_to_utf8_wide,
+    pairs_to_utf16: pairs_to_utf16_wide,
+    pairs_from_0800: true,
+    ..TABLE
 };
 
 const WORD: usize = core::mem::size_of::<usize>();
@@ -345,9 +357,23 @@ pub(crate) fn utf16_bytes_to_utf8(src: &[u8], be: bool, dst: &mut [u8]) -> (usiz
     (read, written)
 }
 
-/// Decodes plain characters (ASCII, and pairs as [`PairTables::plain`] defines them) while
+/// Decodes plain characters (ASCII, and pairs as [`PairTables::plain_from`] defines them) while
 /// they fit; two or three UTF-8 bytes per pair.
 pub(crate) fn pairs_to_utf8(src: &[u8], tables: &PairTables, dst: &mut [u8]) -> (usize, usize) {
+    pairs_to_utf8_from::<0x80>(src, tables, dst)
+}
+
+/// [`pairs_to_utf8`] with pairs plain only from U+0800 ([`PairTables::plain_from`]): the
+/// reference of the levels whose kernels write three bytes per pair (see
+/// [`Kernels::reference`](super::Kernels::reference)).
+#[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
+pub(crate) fn pairs_to_utf8_wide(src: &[u8], tables: &PairTables, dst: &mut [u8]) -> (usize, usize) {
+    pairs_to_utf8_from::<0x800>(src, tables, dst)
+}
+
+/// [`pairs_to_utf8`] with pairs plain from `MIN`.
+#[inline(always)]
+fn pairs_to_utf8_from<const MIN: u32>(src: &[u8], tables: &PairTables, dst: &mut [u8]) -> (usize, usize) {
     let (mut read, mut written) = (0, 0);
     while let Some(&byte) = src.get(read) {
         if byte < 0x80 {
@@ -359,7 +385,10 @@ pub(crate) fn pairs_to_utf8(src: &[u8], tables: &PairTables, dst: &mut [u8]) -> 
             written += 1;
             continue;
         }
-        let Some(code_point) = src.get(read + 1).and_then(|&trail| tables.plain(byte, trail)) else {
+        let Some(code_point) = src
+            .get(read + 1)
+            .and_then(|&trail| tables.plain_from::<MIN>(byte, trail))
+        else {
             break;
         };
         // Two or three bytes (a plain code point is in U+0080..=U+FFFF), or 0 if they do not
@@ -376,6 +405,18 @@ pub(crate) fn pairs_to_utf8(src: &[u8], tables: &PairTables, dst: &mut [u8]) -> 
 
 /// As [`pairs_to_utf8`], to UTF-16: one code unit per character.
 pub(crate) fn pairs_to_utf16(src: &[u8], tables: &PairTables, dst: &mut [u16]) -> (usize, usize) {
+    pairs_to_utf16_from::<0x80>(src, tables, dst)
+}
+
+/// [`pairs_to_utf16`] with pairs plain only from U+0800, as [`pairs_to_utf8_wide`].
+#[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
+pub(crate) fn pairs_to_utf16_wide(src: &[u8], tables: &PairTables, dst: &mut [u16]) -> (usize, usize) {
+    pairs_to_utf16_from::<0x800>(src, tables, dst)
+}
+
+/// [`pairs_to_utf16`] with pairs plain from `MIN`.
+#[inline(always)]
+fn pairs_to_utf16_from<const MIN: u32>(src: &[u8], tables: &PairTables, dst: &mut [u16]) -> (usize, usize) {
     let (mut read, mut written) = (0, 0);
     while let Some(&byte) = src.get(read) {
         let Some(slot) = dst.get_mut(written) else {
@@ -385,7 +426,10 @@ pub(crate) fn pairs_to_utf16(src: &[u8], tables: &PairTables, dst: &mut [u16]) -
             *slot = u16::from(byte);
             read += 1;
         } else {
-            let Some(code_point) = src.get(read + 1).and_then(|&trail| tables.plain(byte, trail)) else {
+            let Some(code_point) = src
+                .get(read + 1)
+                .and_then(|&trail| tables.plain_from::<MIN>(byte, trail))
+            else {
                 break;
             };
             *slot = code_point as u16;

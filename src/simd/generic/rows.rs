@@ -23,11 +23,6 @@ pub(crate) enum Keep {
     /// pair kernel).
     #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
     NoneOneOrThree,
-    /// Four u32 lanes: bits `2k` and `2k + 1` of the pattern as a number of bytes, 0 to 3 (a
-    /// dropped byte, an ASCII byte or a character's UTF-8 of two or three bytes; the AVX2
-    /// pair kernel).
-    #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
-    ZeroToThree,
 }
 
 impl Keep {
@@ -35,7 +30,7 @@ impl Keep {
     const fn width(self) -> usize {
         match self {
             Keep::OneOrTwo | Keep::TwoOrNone => 2,
-            Keep::OneToThree | Keep::NoneOneOrThree | Keep::ZeroToThree => 4,
+            Keep::OneToThree | Keep::NoneOneOrThree => 4,
         }
     }
 
@@ -48,7 +43,6 @@ impl Keep {
             Keep::TwoOrNone => 2 * first,
             Keep::OneToThree => 1 + first + second,
             Keep::NoneOneOrThree => first * (1 + 2 * second),
-            Keep::ZeroToThree => (i >> (2 * k)) & 3,
         }
     }
 }

@@ -18,7 +18,7 @@
 //!     limit); stop if a pointer was at or above the limit or a code point is not plain
 //!     all 16 lanes leads: store their UTF-16 or UTF-8 as it is
 //!     else, per input byte: the byte (ASCII) or the code point of its lane (leads) as u16,
-//!     to UTF-8 (1 to 3 bytes in a u32 lane) if needed, compacted without the trails by
+//!     to UTF-8 (1 or 3 bytes in a u32 lane) if needed, compacted without the trails by
 //!     shuffles looked up by which bytes are kept (and which are leads)
 //! the scalar kernel finishes (from the block that stopped, if one did)
 //! ```
@@ -44,9 +44,6 @@ static ROWS16: [[u8; 16]; 256] = compact_rows(Keep::TwoOrNone).0;
 /// By `kept | three << 4` (4 u32 lanes: bit k of `kept` set if lane k is kept, of `three`
 /// if it holds 3 bytes rather than 1): the bytes of the kept lanes, and their count.
 static ROWS013: ([[u8; 16]; 256], [u8; 256]) = compact_rows(Keep::NoneOneOrThree);
-/// By the lengths of 4 u32 lanes, 2 bits each (0 to 3 bytes kept): the bytes kept, and their
-/// count.
-static ROWS0123: ([[u8; 16]; 256], [u8; 256]) = compact_rows(Keep::ZeroToThree);
 
 /// The nibble tables in registers (each 16-entry table in both 128-bit lanes), and the
 /// pointer parameters.
@@ -115,7 +112,7 @@ unsafe fn gather(m: __m256i, index: __m256i, table: Lookup) -> __m256i {
     }
 }
 
-/// The lanes of `m` whose code point is not plain (below U+0080, above U+FFFF or a
+/// The lanes of `m` whose code point is not plain (below U+0800, above U+FFFF or a
 /// surrogate), as a vector (non-zero if any).
 ///
 /// # Safety
@@ -124,8 +121,8 @@ unsafe fn gather(m: __m256i, index: __m256i, table: Lookup) -> __m256i {
 unsafe fn not_plain(m: __m256i, cp: __m256i) -> __m256i {
     // SAFETY: register operations only; AVX2 per the caller's contract.
     unsafe {
-        let above = _mm256_sub_epi32(cp, _mm256_set1_epi32(0x80));
-        let in_range = _mm256_cmpeq_epi32(_mm256_min_epu32(above, _mm256_set1_epi32(0xFF7F)), above);
+        let above = _mm256_sub_epi32(cp, _mm256_set1_epi32(0x800));
+        let in_range = _mm256_cmpeq_epi32(_mm256_min_epu32(above, _mm256_set1_epi32(0xF7FF)), above);
         let surrogate = _mm256_cmpeq_epi32(
             _mm256_and_si256(cp, _mm256_set1_epi32(0xF800)),
             _mm256_set1_epi32(0xD800),
@@ -146,10 +143,9 @@ enum Kind {
     Mixed,
 }
 
-/// One checked block: its bytes, the lead and kept (not trail, not past `read`) bytes, the
-/// code points of the byte pairs' leads (`cp[0]`: pairs 0..4 and 8..12, `cp[1]`: pairs
-/// 4..8 and 12..16, one per 32-bit lane, 0 where a pair has no lead), and which leads are
-/// below U+0800 (two bytes of UTF-8 rather than three).
+/// One checked block: its bytes, the lead and kept (not trail, not past `read`) bytes, and
+/// the code points of the byte pairs' leads (`cp[0]`: pairs 0..4 and 8..12, `cp[1]`: pairs
+/// 4..8 and 12..16, one per 32-bit lane, 0 where a pair has no lead).
 #[derive(Clone, Copy)]
 struct Block {
     kind: Kind,
@@ -158,8 +154,6 @@ struct Block {
     kept: u32,
     read: usize,
     cp: [__m256i; 2],
-    /// The leads below U+0800, by byte.
-    narrow_leads: u32,
 }
 
 impl Block {
@@ -168,11 +162,10 @@ impl Block {
     fn utf16_len(&self) -> usize {
         self.kept.count_ones() as usize
     }
-    /// Bytes of UTF-8 out: one per kept byte, two more for each lead, less one for each
-    /// lead below U+0800.
+    /// Bytes of UTF-8 out: one per kept byte, two more for each lead.
     #[inline(always)]
     fn utf8_len(&self) -> usize {
-        (self.kept.count_ones() + 2 * self.leads.count_ones() - self.narrow_leads.count_ones()) as usize
+        (self.kept.count_ones() + 2 * self.leads.count_ones()) as usize
     }
 }
 
@@ -209,7 +202,7 @@ unsafe fn byte_mask(m: u32) -> __m256i {
 /// Checks and looks up the block at `src`; `None` if it has a character that is not plain.
 ///
 /// # Safety
-/// - AVX2, BMI1, BMI2 and POPCNT are enabled in the caller.
+/// - AVX2, BMI1 and POPCNT are enabled in the caller.
 /// - `src` is valid for reading 32 bytes.
 /// - `t` was loaded from `tables`.
 #[inline(always)]
@@ -229,7 +222,6 @@ unsafe fn block(src: *const u8, t: &Tables, tables: &PairTables) -> Option<Block
                 kept: u32::MAX,
                 read: 32,
                 cp: [zero; 2],
-                narrow_leads: 0,
             });
         }
         let low_nibble = _mm256_and_si256(v, _mm256_set1_epi8(0x0F));
@@ -308,12 +300,6 @@ unsafe fn block(src: *const u8, t: &Tables, tables: &PairTables) -> Option<Block
             return None;
         }
         let kind = if leads == EVEN { Kind::Pairs } else { Kind::Mixed };
-        // The leads below U+0800: code points 1..=0x7FF (0 where a pair has no lead), as u16
-        // in pair order (the pack interleaves the two vectors' 128-bit halves back into
-        // order), both bytes of a pair in the byte mask, kept at the leads.
-        let cp16 = _mm256_sub_epi16(_mm256_packus_epi32(cp[0], cp[1]), _mm256_set1_epi16(1));
-        let below = _mm256_cmpeq_epi16(_mm256_min_epu16(cp16, _mm256_set1_epi16(0x7FE)), cp16);
-        let narrow_leads = _mm256_movemask_epi8(below) as u32 & leads;
         Some(Block {
             kind,
             v,
@@ -321,7 +307,6 @@ unsafe fn block(src: *const u8, t: &Tables, tables: &PairTables) -> Option<Block
             kept: valid & !trails,
             read,
             cp,
-            narrow_leads,
         })
     }
 }
@@ -367,7 +352,7 @@ type ScalarPairs<T> = fn(&[u8], &PairTables, &mut [T]) -> (usize, usize);
 /// `tail` finishes.
 ///
 /// # Safety
-/// - AVX2, BMI1, BMI2 and POPCNT are enabled in the caller.
+/// - AVX2, BMI1 and POPCNT are enabled in the caller.
 /// - `put` writes `len(block)` units at the position it is given and, with `true`, at most
 ///   `ROOM` units; with `true` it leaves at most 16 bytes after them changed, and it writes
 ///   16 bytes or more from the start of every block.
@@ -450,30 +435,22 @@ unsafe fn three_bytes(cp: __m256i) -> __m256i {
 }
 
 /// Writes a mixed block's UTF-8 at `out`: eight pieces of 4 input bytes, each stored as 16
-/// bytes, one after the other (at most 64 bytes in all). `NARROW`: whether the block has a
-/// lead below U+0800 (else the two-byte forms are skipped: text decode 10 to 20% faster
-/// without them, see the commit).
+/// bytes, one after the other (at most 64 bytes in all).
 ///
 /// # Safety
-/// - AVX2, BMI1, BMI2 and POPCNT are enabled in the caller.
+/// - AVX2, BMI1 and POPCNT are enabled in the caller.
 /// - `out` is valid for writing 64 bytes.
 #[inline(always)]
-unsafe fn mixed_utf8<const NARROW: bool>(b: &Block, out: *mut u8) {
-    // SAFETY: AVX2 and BMI2 per the contract. The loads read rows of `ROWS0123` or
-    // `ROWS013` (indices below 256).
+unsafe fn mixed_utf8(b: &Block, out: *mut u8) {
+    // SAFETY: AVX2 per the contract. The loads read rows of `ROWS013` (indices below 256).
     // The stores write 16 bytes each at `out + at`, where `at` is the length of the pieces
     // before, at most 48 (the whole block's): inside the 64 bytes of the contract.
     unsafe {
         let (x, high) = units(b);
-        // Per u16 lane: (b0, b1) and (b2, 0) of a lead's UTF-8 (b2 unused below U+0800), the
-        // byte and 0 for ASCII.
+        // Per u16 lane: (b0, b1) and (b2, 0) of a lead's UTF-8, the byte and 0 for ASCII.
         let mut lanes = [_mm256_setzero_si256(); 4];
         for h in 0..2 {
             let u = x[h];
-            let b2 = _mm256_or_si256(
-                _mm256_and_si256(u, _mm256_set1_epi16(0x3F)),
-                _mm256_set1_epi16(0x80),
-            );
             let b01 = _mm256_or_si256(
                 _mm256_or_si256(
                     _mm256_srli_epi16::<12>(u),
@@ -481,45 +458,21 @@ unsafe fn mixed_utf8<const NARROW: bool>(b: &Block, out: *mut u8) {
                 ),
                 _mm256_set1_epi16(0x80E0u16 as i16),
             );
-            let b01 = if NARROW {
-                let two = _mm256_or_si256(
-                    _mm256_or_si256(_mm256_srli_epi16::<6>(u), _mm256_slli_epi16::<8>(b2)),
-                    _mm256_set1_epi16(0xC0),
-                );
-                let below = _mm256_cmpeq_epi16(_mm256_min_epu16(u, _mm256_set1_epi16(0x7FF)), u);
-                _mm256_blendv_epi8(b01, two, below)
-            } else {
-                b01
-            };
+            let b2 = _mm256_or_si256(
+                _mm256_and_si256(u, _mm256_set1_epi16(0x3F)),
+                _mm256_set1_epi16(0x80),
+            );
             let b01 = _mm256_blendv_epi8(u, b01, high[h]);
             let b2 = _mm256_and_si256(b2, high[h]);
             // u32 lanes: [0] bytes 0..4 | 16..20, [1] 4..8 | 20..24 (h = 0), 8.. for h = 1.
             lanes[2 * h] = _mm256_unpacklo_epi16(b01, b2);
             lanes[2 * h + 1] = _mm256_unpackhi_epi16(b01, b2);
         }
-        // Row index of piece q (input bytes 4q..4q + 4): the UTF-8 length of each byte's
-        // output, 2 bits each (bit 0: ASCII or a lead from U+0800, bit 1: a lead).
-        // Without leads below U+0800: kept | leads << 4 of its bytes.
-        let (mut lengths, mut even, mut odd) = (0, 0, 0);
-        if NARROW {
-            lengths = _pdep_u64(u64::from(b.kept & !b.narrow_leads), 0x5555_5555_5555_5555)
-                | _pdep_u64(u64::from(b.leads), 0xAAAA_AAAA_AAAA_AAAA);
-        } else {
-            even = (b.kept & 0x0F0F_0F0F) | (b.leads & 0x0F0F_0F0F) << 4;
-            odd = (b.kept >> 4 & 0x0F0F_0F0F) | (b.leads & 0xF0F0_F0F0);
-        }
-        let index = |q: usize| {
-            if NARROW {
-                (lengths >> (8 * q) & 0xFF) as usize
-            } else {
-                ([even, odd][q % 2] >> (8 * (q / 2)) & 0xFF) as usize
-            }
-        };
-        let (rows, lens) = if NARROW {
-            (&ROWS0123.0, &ROWS0123.1)
-        } else {
-            (&ROWS013.0, &ROWS013.1)
-        };
+        // Row index of piece q (input bytes 4q..4q + 4): kept | leads << 4 of its bytes.
+        let even = (b.kept & 0x0F0F_0F0F) | (b.leads & 0x0F0F_0F0F) << 4;
+        let odd = (b.kept >> 4 & 0x0F0F_0F0F) | (b.leads & 0xF0F0_F0F0);
+        let index = |q: usize| ([even, odd][q % 2] >> (8 * (q / 2)) & 0xFF) as usize;
+        let (rows, lens) = &ROWS013;
         let mut at = 0;
         // Pieces q and q + 4 are the two 128-bit lanes of `lanes[q]`.
         let mut pieces = [_mm256_setzero_si256(); 4];
@@ -545,7 +498,7 @@ unsafe fn mixed_utf8<const NARROW: bool>(b: &Block, out: *mut u8) {
 /// units, one after the other (at most 32 units in all).
 ///
 /// # Safety
-/// - AVX2, BMI1, BMI2 and POPCNT are enabled in the caller.
+/// - AVX2, BMI1 and POPCNT are enabled in the caller.
 /// - `out` is valid for writing 32 units.
 #[inline(always)]
 unsafe fn mixed_utf16(b: &Block, out: *mut u16) {
@@ -579,38 +532,17 @@ unsafe fn mixed_utf16(b: &Block, out: *mut u16) {
     }
 }
 
-/// [`mixed_utf8`] for a block with a lead below U+0800 (rare in CJK text: out of line, so
-/// that the block loop stays as it was without them), with `whole` stores or exactly
-/// `utf8_len` bytes through a buffer.
-///
-/// # Safety
-/// `out` is valid for writing 64 bytes.
-#[target_feature(enable = "avx2,bmi1,bmi2,popcnt")]
-#[inline(never)]
-unsafe fn mixed_utf8_narrow(b: &Block, out: *mut u8, whole: bool) {
-    // SAFETY: AVX2 etc. are enabled on this function; `out` is valid for 64 bytes (the
-    // contract), which `mixed_utf8` writes at most, and `exactly` copies `utf8_len <= 64`.
-    unsafe {
-        if whole {
-            mixed_utf8::<true>(b, out);
-        } else {
-            exactly::<u8, 64>(out, b.utf8_len(), |buf| mixed_utf8::<true>(b, buf));
-        }
-    }
-}
-
 #[target_feature(enable = "avx2,bmi1,bmi2,popcnt")]
 pub(crate) fn pairs_to_utf8(src: &[u8], tables: &PairTables, dst: &mut [u8]) -> (usize, usize) {
     let put = |b: &Block, out: *mut u8, whole: bool| {
         // SAFETY: AVX2 etc. are enabled in the enclosing function; `out` has ROOM (64) bytes
-        // of room (`pair_blocks`). ASCII: 32 bytes. Pairs (none below U+0800): 16 bytes at
-        // 0, 12 and 24, then 8 at 36 and 40: 48 bytes exactly. Mixed (or pairs below
-        // U+0800): at most 64 bytes (`mixed_utf8`) with `whole`, else exactly `utf8_len`
-        // through the buffer.
+        // of room (`pair_blocks`). ASCII: 32 bytes. Pairs: 16 bytes at 0, 12 and 24, then 8
+        // at 36 and 40: 48 bytes exactly. Mixed: at most 64 bytes (`mixed_utf8`) with
+        // `whole`, else exactly `utf8_len` through the buffer.
         unsafe {
             match b.kind {
                 Kind::Ascii => _mm256_storeu_si256(out.cast(), b.v),
-                Kind::Pairs if b.narrow_leads == 0 => {
+                Kind::Pairs => {
                     let pack = _mm256_setr_epi8(
                         0, 1, 2, 4, 5, 6, 8, 9, 10, 12, 13, 14, -1, -1, -1, -1, 0, 1, 2, 4, 5, 6, 8, 9, 10,
                         12, 13, 14, -1, -1, -1, -1,
@@ -625,19 +557,16 @@ pub(crate) fn pairs_to_utf8(src: &[u8], tables: &PairTables, dst: &mut [u8]) -> 
                     _mm_storel_epi64(out.add(36).cast(), last);
                     _mm_storel_epi64(out.add(40).cast(), _mm_srli_si128::<4>(last));
                 }
-                _ if b.narrow_leads != 0 => mixed_utf8_narrow(b, out, whole),
-                Kind::Pairs | Kind::Mixed if whole => mixed_utf8::<false>(b, out),
-                Kind::Pairs | Kind::Mixed => {
-                    exactly::<u8, 64>(out, b.utf8_len(), |buf| mixed_utf8::<false>(b, buf))
-                }
+                Kind::Mixed if whole => mixed_utf8(b, out),
+                Kind::Mixed => exactly::<u8, 64>(out, b.utf8_len(), |buf| mixed_utf8(b, buf)),
             }
         }
     };
     // SAFETY: AVX2 etc. are enabled on this function; `put` writes `utf8_len` bytes (the
-    // block's: 1 per kept byte and 1 or 2 more per lead), at most 64 (ROOM) with `whole`,
-    // leaves at most 16 bytes after them changed (a mixed block's last 16-byte store), and
-    // every block starts with a store of 16 bytes or more.
-    unsafe { pair_blocks::<u8, 64>(src, tables, dst, scalar::pairs_to_utf8, Block::utf8_len, put) }
+    // block's: 1 per kept byte and 2 more per lead), at most 64 (ROOM) with `whole`, leaves
+    // at most 16 bytes after them changed (a mixed block's last 16-byte store), and every
+    // block starts with a store of 16 bytes or more.
+    unsafe { pair_blocks::<u8, 64>(src, tables, dst, scalar::pairs_to_utf8_wide, Block::utf8_len, put) }
 }
 
 #[target_feature(enable = "avx2,bmi1,bmi2,popcnt")]
@@ -665,5 +594,14 @@ pub(crate) fn pairs_to_utf16(src: &[u8], tables: &PairTables, dst: &mut [u16]) -
     // per kept byte), at most 32 (ROOM), leaves at most 8 units (16 bytes) after them changed
     // (a mixed block's last 8-unit store), and every block starts with a store of 8 units
     // (16 bytes) or more.
-    unsafe { pair_blocks::<u16, 32>(src, tables, dst, scalar::pairs_to_utf16, Block::utf16_len, put) }
+    unsafe {
+        pair_blocks::<u16, 32>(
+            src,
+            tables,
+            dst,
+            scalar::pairs_to_utf16_wide,
+            Block::utf16_len,
+            put,
+        )
+    }
 }
