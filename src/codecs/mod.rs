@@ -134,7 +134,7 @@ impl VariantDecoder {
     /// every `Decoder` created (`perf annotate` of 16-byte decodes).
     #[inline(always)]
     pub(crate) fn new(encoding: &'static Encoding) -> VariantDecoder {
-        INITIAL[usize::from(encoding.index())]
+        INITIAL[usize::from(encoding.index())].0
     }
 
     /// A decoder of `kind` in its initial state.
@@ -254,23 +254,16 @@ impl VariantDecoder {
     }
 }
 
-/// Every encoding's encoder in its initial state, by [`Encoding::index`].
-static INITIAL_ENCODERS: [VariantEncoder; 40] = {
-    let mut table = [VariantEncoder::Utf8(utf_8::Utf8Encoder::new()); 40];
+/// Every encoding's decoder and encoder in their initial states, by [`Encoding::index`].
+static INITIAL: [(VariantDecoder, VariantEncoder); 40] = {
+    let mut table = [(
+        VariantDecoder::Replacement(replacement::ReplacementDecoder::new()),
+        VariantEncoder::Utf8(utf_8::Utf8Encoder::new()),
+    ); 40];
     let mut i = 0;
     while i < crate::tables::encodings::ALL.len() {
-        table[i] = VariantEncoder::initial(crate::tables::encodings::ALL[i].kind());
-        i += 1;
-    }
-    table
-};
-
-/// Every encoding's decoder in its initial state, by [`Encoding::index`].
-static INITIAL: [VariantDecoder; 40] = {
-    let mut table = [VariantDecoder::Replacement(replacement::ReplacementDecoder::new()); 40];
-    let mut i = 0;
-    while i < crate::tables::encodings::ALL.len() {
-        table[i] = VariantDecoder::initial(crate::tables::encodings::ALL[i].kind());
+        let kind = crate::tables::encodings::ALL[i].kind();
+        table[i] = (VariantDecoder::initial(kind), VariantEncoder::initial(kind));
         i += 1;
     }
     table
@@ -296,7 +289,7 @@ impl VariantEncoder {
     /// compile time (see [`VariantDecoder::new`]).
     #[inline(always)]
     pub(crate) fn new(encoding: &'static Encoding) -> VariantEncoder {
-        INITIAL_ENCODERS[usize::from(encoding.index())]
+        INITIAL[usize::from(encoding.index())].1
     }
 
     /// The encoder of the output encoding of an encoding of `kind`.

@@ -64,6 +64,38 @@ pub fn encode(text: &str, encoding: &'static simdenc::Encoding) -> Vec<u8> {
     }
 }
 
+/// The ranges `ends[i - 1]..ends[i]` of inputs stored end to end.
+fn spans(ends: &[usize]) -> impl Iterator<Item = std::ops::Range<usize>> + '_ {
+    let starts = std::iter::once(0).chain(ends.iter().copied());
+    starts.zip(ends.iter().copied()).map(|(s, e)| s..e)
+}
+
+/// `text` cut at character boundaries into inputs of at most `size` bytes each (each as long
+/// as it can be), each character written by `encode` as units of `unit_bytes` bytes: the
+/// units end to end, and where each input ends.
+fn cut<T: Copy>(
+    text: &str,
+    size: usize,
+    unit_bytes: usize,
+    mut encode: impl FnMut(char, &mut Vec<T>),
+) -> (Vec<T>, Vec<usize>) {
+    let (mut units, mut ends, mut one) = (Vec::with_capacity(text.len() * 2), Vec::new(), Vec::new());
+    let mut start = 0;
+    for c in text.chars() {
+        one.clear();
+        encode(c, &mut one);
+        if units.len() > start && unit_bytes * (units.len() + one.len() - start) > size {
+            ends.push(units.len());
+            start = units.len();
+        }
+        units.extend_from_slice(&one);
+    }
+    if units.len() > start {
+        ends.push(units.len());
+    }
+    (units, ends)
+}
+
 /// Many small inputs, stored end to end: `bytes[ends[i - 1]..ends[i]]` is input `i`.
 pub struct Pieces {
     /// The inputs, concatenated.
@@ -75,10 +107,7 @@ pub struct Pieces {
 impl Pieces {
     /// Every input in order.
     pub fn iter(&self) -> impl Iterator<Item = &[u8]> {
-        let starts = std::iter::once(0).chain(self.ends.iter().copied());
-        starts
-            .zip(self.ends.iter().copied())
-            .map(|(s, e)| &self.bytes[s..e])
+        spans(&self.ends).map(|r| &self.bytes[r])
     }
 
     /// The length of the longest input.
@@ -106,10 +135,7 @@ impl TextPieces {
 
     /// Every input in order.
     pub fn iter(&self) -> impl Iterator<Item = &str> {
-        let starts = std::iter::once(0).chain(self.ends.iter().copied());
-        starts
-            .zip(self.ends.iter().copied())
-            .map(|(s, e)| &self.text[s..e])
+        spans(&self.ends).map(|r| &self.text[r])
     }
 
     /// The length of the longest input, in bytes.
@@ -130,30 +156,15 @@ impl UnitPieces {
     /// `text` in UTF-16, cut at character boundaries into inputs of at most `size` bytes
     /// (`size / 2` code units) each (each as long as it can be).
     pub fn new(text: &str, size: usize) -> UnitPieces {
-        let mut units = Vec::with_capacity(text.len());
-        let mut ends = Vec::new();
-        let mut start = 0;
-        let mut buf = [0u16; 2];
-        for c in text.chars() {
-            let encoded = c.encode_utf16(&mut buf);
-            if units.len() > start && 2 * (units.len() + encoded.len() - start) > size {
-                ends.push(units.len());
-                start = units.len();
-            }
-            units.extend_from_slice(encoded);
-        }
-        if units.len() > start {
-            ends.push(units.len());
-        }
+        let (units, ends) = cut(text, size, 2, |c, out| {
+            out.extend_from_slice(c.encode_utf16(&mut [0; 2]));
+        });
         UnitPieces { units, ends }
     }
 
     /// Every input in order.
     pub fn iter(&self) -> impl Iterator<Item = &[u16]> {
-        let starts = std::iter::once(0).chain(self.ends.iter().copied());
-        starts
-            .zip(self.ends.iter().copied())
-            .map(|(s, e)| &self.units[s..e])
+        spans(&self.ends).map(|r| &self.units[r])
     }
 
     /// The length of the longest input, in code units.
@@ -166,20 +177,8 @@ impl UnitPieces {
 /// (each as long as it can be). Characters are encoded one at a time, so this is only for
 /// stateless encodings (not ISO-2022-JP).
 pub fn pieces(text: &str, encoding: &'static simdenc::Encoding, size: usize) -> Pieces {
-    let mut bytes = Vec::with_capacity(text.len() * 2);
-    let mut ends = Vec::new();
-    let mut start = 0;
-    let mut buf = [0u8; 4];
-    for c in text.chars() {
-        let encoded = encode(c.encode_utf8(&mut buf), encoding);
-        if bytes.len() > start && bytes.len() + encoded.len() - start > size {
-            ends.push(bytes.len());
-            start = bytes.len();
-        }
-        bytes.extend_from_slice(&encoded);
-    }
-    if bytes.len() > start {
-        ends.push(bytes.len());
-    }
+    let (bytes, ends) = cut(text, size, 1, |c, out| {
+        out.extend_from_slice(&encode(c.encode_utf8(&mut [0; 4]), encoding));
+    });
     Pieces { bytes, ends }
 }
