@@ -61,7 +61,7 @@ use cursor::{ByteDest, Dest, Source};
 
 /// Bytes that the standard restores to the input queue but that no longer are in `src`
 /// (they were held in decoder state). Drained, in order, before `src` is read again.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct Pending {
     bytes: [u8; 4],
     len: u8,
