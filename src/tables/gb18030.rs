@@ -1503,7 +1503,8 @@ pub(crate) static GB18030: [u16; 23940] = [
 ];
 
 /// Index gb18030 ranges (`index-gb18030-ranges.txt`): `(pointer, code point)`, ascending.
-pub(crate) static GB18030_RANGES: [(u32, u32); 207] = [
+/// A `const`, so that the decoder can build its lookup from it at compile time.
+pub(crate) const GB18030_RANGES: [(u32, u32); 207] = [
     (0, 0x0080), (36, 0x00A5), (38, 0x00A9), (45, 0x00B2), (50, 0x00B8), (81, 0x00D8), (89, 0x00E2), (95, 0x00EB),
     (96, 0x00EE), (100, 0x00F4), (103, 0x00F8), (104, 0x00FB), (105, 0x00FD), (109, 0x0102), (126, 0x0114), (133, 0x011C),
     (148, 0x012C), (172, 0x0145), (175, 0x0149), (179, 0x014E), (208, 0x016C), (306, 0x01CF), (307, 0x01D1), (308, 0x01D3),

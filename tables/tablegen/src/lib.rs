@@ -305,12 +305,12 @@ pub fn render_all(whatwg: &Path) -> Result<Vec<(PathBuf, String)>, String> {
             let ranges = index("index-gb18030-ranges.txt")?;
             writeln!(
                 out,
-                "\n/// Index gb18030 ranges (`index-gb18030-ranges.txt`): `(pointer, code point)`, ascending."
+                "\n/// Index gb18030 ranges (`index-gb18030-ranges.txt`): `(pointer, code point)`, ascending.\n/// A `const`, so that the decoder can build its lookup from it at compile time."
             )
             .unwrap();
             writeln!(
                 out,
-                "pub(crate) static GB18030_RANGES: [(u32, u32); {}] = [",
+                "pub(crate) const GB18030_RANGES: [(u32, u32); {}] = [",
                 ranges.entries.len()
             )
             .unwrap();
