@@ -581,27 +581,37 @@ pub(crate) fn units_to_bytes(src: &[u16], tables: &EncodeTables, dst: &mut [u8])
                 _mm512_slli_epi16::<8>(page),
                 _mm512_and_si512(u, _mm512_set1_epi16(0xFF)),
             );
-            // The non-ASCII units' indexes, packed into the low lanes: a gather costs by its
-            // lanes, whatever its mask, so `k` units take ceil(k / 16) of them (an 8-lane one
-            // where at most 8 are left), not one per 16 units.
+            // The non-ASCII units' indexes, packed into the low lanes where that saves
+            // gather lanes: a gather costs by its lanes, whatever its mask (16 lanes 5.05 ns,
+            // 8 lanes 2.69, ad-hoc loop, this VM, 2026-11-24), so up to 24 units take 24
+            // lanes instead of 32 (Korean, with a space every few syllables). Denser blocks
+            // (Chinese, Japanese) skip the compress and expand: packing every block measured
+            // 3-5% slower on Chinese and the single-byte encodes than this (`simdenc bench
+            // --filter encode --level avx512`, 3 alternating rounds, best).
             let others = !ascii;
-            let k = others.count_ones();
-            let packed = _mm512_maskz_compress_epi16(others, index);
-            let in_use = _bzhi_u32(u32::MAX, k);
-            if _mm512_mask_cmpge_epu16_mask(in_use, packed, limit) != 0 {
+            let pack = others.count_ones() <= 24;
+            let (lookups, in_use) = if pack {
+                (
+                    _mm512_maskz_compress_epi16(others, index),
+                    _bzhi_u32(u32::MAX, others.count_ones()),
+                )
+            } else {
+                (index, others)
+            };
+            if _mm512_mask_cmpge_epu16_mask(in_use, lookups, limit) != 0 {
                 break;
             }
             // The lanes in use are below the limit (checked just above); the entries are in
             // the low 16 bits of each 32-bit lane.
             let low = gather_raw(
                 in_use as u16,
-                _mm512_cvtepu16_epi32(_mm512_castsi512_si256(packed)),
+                _mm512_cvtepu16_epi32(_mm512_castsi512_si256(lookups)),
                 tables.blocks,
             );
-            let high = if k > 16 {
+            let high = if in_use >> 16 != 0 {
                 gather_raw(
                     (in_use >> 16) as u16,
-                    _mm512_cvtepu16_epi32(_mm512_extracti64x4_epi64::<1>(packed)),
+                    _mm512_cvtepu16_epi32(_mm512_extracti64x4_epi64::<1>(lookups)),
                     tables.blocks,
                 )
             } else {
@@ -614,7 +624,11 @@ pub(crate) fn units_to_bytes(src: &[u16], tables: &EncodeTables, dst: &mut [u8])
             if _mm512_mask_cmpeq_epi16_mask(in_use, bytes, _mm512_setzero_si512()) != 0 {
                 break;
             }
-            let mapped = _mm512_maskz_expand_epi16(others, bytes);
+            let mapped = if pack {
+                _mm512_maskz_expand_epi16(others, bytes)
+            } else {
+                bytes
+            };
             let value = _mm512_mask_blend_epi16(ascii, mapped, u);
             let two = _mm512_cmpge_epu16_mask(value, _mm512_set1_epi16(0x100));
             let lanes = _mm512_mask_blend_epi16(two, value, _mm512_shuffle_epi8(value, swap16));
