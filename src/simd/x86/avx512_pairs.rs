@@ -496,13 +496,16 @@ pub(crate) fn pairs_to_utf16(src: &[u8], tables: &PairTables, dst: &mut [u16]) -
     unsafe { pair_blocks::<u16, 64>(src, tables, dst, scalar::pairs_to_utf16, units_utf16, ascii, put) }
 }
 
+/// Inputs shorter than this go to the scalar `units_to_bytes`.
+const UNITS_SHORT: usize = 8;
+
 /// Encodes 32 code units at a time: ASCII as is, the others through the pages (a 256-entry
 /// byte lookup in registers) and a gather from the blocks; one or two bytes per unit,
 /// compressed into place. A block with a unit that is not plain goes to the scalar kernel.
 #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512vbmi,avx512vbmi2,bmi2,popcnt")]
 pub(crate) fn units_to_bytes(src: &[u16], tables: &EncodeTables, dst: &mut [u8]) -> (usize, usize) {
-    if src.len() < 32 {
-        // No whole block: skip loading the tables into registers.
+    if src.len() < UNITS_SHORT {
+        // Too short to pay for loading the tables into registers.
         return scalar::units_to_bytes(src, tables, dst);
     }
     let (mut read, mut written) = (0, 0);
@@ -511,11 +514,12 @@ pub(crate) fn units_to_bytes(src: &[u16], tables: &EncodeTables, dst: &mut [u8])
     let limit = tables.blocks.limit().min(0xFFFF) as u16;
     let byte_table = matches!(tables.blocks, Lookup::U8(_));
     // SAFETY: AVX-512 is enabled on this function. The page loads read 64 bytes each inside
-    // the 256 of `pages`. Each block's loads read 32 u16 at `read` with `read + 32 <=
-    // src.len()`; `gather` is called only with lanes whose index was checked to be below
-    // `tables.blocks.limit()` (its contract); its masked store writes `popcnt(keep)` bytes, at most 64, at
-    // `written` with `written + 64 <= dst.len()`, and an all-ASCII block stores 32 bytes
-    // there.
+    // the 256 of `pages`. Each block's masked load reads `len` u16 at `read` with `read +
+    // len <= src.len()`; a single-byte table's block loads read 64 bytes each inside the
+    // 256-byte slice `get` returned; `gather_raw` is called only with lanes whose index was
+    // checked to be below `tables.blocks.limit()` (its contract); the masked stores write
+    // at most 64 bytes (`n`: at most two a unit), or `len` for an all-ASCII block, at
+    // `written` with `written + 64 <= dst.len()`.
     unsafe {
         let page = |i: usize| _mm512_loadu_si512(tables.pages.as_ptr().add(64 * i).cast());
         let pages = [page(0), page(1), page(2), page(3)];
@@ -549,14 +553,21 @@ pub(crate) fn units_to_bytes(src: &[u16], tables: &EncodeTables, dst: &mut [u8])
             n += 1;
         }
         let declined = &ranges[..n];
-        while read + 32 <= src.len() && written + 64 <= dst.len() {
-            let u = _mm512_loadu_si512(src.as_ptr().add(read).cast());
+        // Blocks of 32 units, the last one shorter (its other lanes 0: ASCII, one byte each,
+        // at the end of the block's output, which is cut before them).
+        while read < src.len() && written + 64 <= dst.len() {
+            let len = (src.len() - read).min(32);
+            let u = _mm512_maskz_loadu_epi16(_bzhi_u32(u32::MAX, len as u32), src.as_ptr().add(read).cast());
             let ascii = _mm512_cmplt_epu16_mask(u, _mm512_set1_epi16(0x80));
             if ascii == u32::MAX {
                 // All ASCII (most of Latin text): narrowed as they are.
-                _mm256_storeu_si256(dst.as_mut_ptr().add(written).cast(), _mm512_cvtepi16_epi8(u));
-                written += 32;
-                read += 32;
+                _mm256_mask_storeu_epi8(
+                    dst.as_mut_ptr().add(written).cast(),
+                    _bzhi_u32(u32::MAX, len as u32),
+                    _mm512_cvtepi16_epi8(u),
+                );
+                written += len;
+                read += len;
                 continue;
             }
             let mut bad = _mm512_mask_cmpeq_epi16_mask(
@@ -588,7 +599,32 @@ pub(crate) fn units_to_bytes(src: &[u16], tables: &EncodeTables, dst: &mut [u8])
             // (Chinese, Japanese) skip the compress and expand: packing every block measured
             // 3-5% slower on Chinese and the single-byte encodes than this (`simdenc bench
             // --filter encode --level avx512`, 3 alternating rounds, best).
-            let others = !ascii;
+            let mut others = !ascii;
+            // Single-byte encodings: the units in the page of the first non-ASCII one (most
+            // of them, in one script's text) are looked up in registers, its 256 bytes of
+            // blocks; only the others are gathered (a gather's latency was most of a short
+            // encode).
+            let mut in_page = 0;
+            let mut local = _mm512_setzero_si512();
+            if let Lookup::U8(blocks) = tables.blocks {
+                let first = _mm512_permutexvar_epi16(_mm512_set1_epi16(others.trailing_zeros() as i16), page);
+                let first_page = (_mm_cvtsi128_si32(_mm512_castsi512_si128(first)) & 0xFF) as usize;
+                if let Some(block) = blocks.get(first_page * 256..first_page * 256 + 256) {
+                    let block = |i: usize| _mm512_loadu_si512(block.as_ptr().add(64 * i).cast());
+                    let low = _mm512_and_si512(u, _mm512_set1_epi16(0xFF));
+                    let from_low = _mm512_permutex2var_epi8(block(0), low, block(1));
+                    let from_high = _mm512_permutex2var_epi8(block(2), low, block(3));
+                    local = _mm512_and_si512(
+                        _mm512_mask_blend_epi8(_mm512_movepi8_mask(low), from_low, from_high),
+                        _mm512_set1_epi16(0xFF),
+                    );
+                    in_page = others & _mm512_cmpeq_epi16_mask(page, first);
+                    if _mm512_mask_cmpeq_epi16_mask(in_page, local, _mm512_setzero_si512()) != 0 {
+                        break;
+                    }
+                    others &= !in_page;
+                }
+            }
             let pack = others.count_ones() <= 24;
             let (lookups, in_use) = if pack {
                 (
@@ -603,19 +639,24 @@ pub(crate) fn units_to_bytes(src: &[u16], tables: &EncodeTables, dst: &mut [u8])
             }
             // The lanes in use are below the limit (checked just above); the entries are in
             // the low 16 bits of each 32-bit lane.
-            let low = gather_raw(
-                in_use as u16,
-                _mm512_cvtepu16_epi32(_mm512_castsi512_si256(lookups)),
-                tables.blocks,
-            );
-            let high = if in_use >> 16 != 0 {
-                gather_raw(
-                    (in_use >> 16) as u16,
-                    _mm512_cvtepu16_epi32(_mm512_extracti64x4_epi64::<1>(lookups)),
-                    tables.blocks,
-                )
+            let (low, high) = if in_use == 0 {
+                (_mm512_setzero_si512(), _mm512_setzero_si512())
             } else {
-                _mm512_setzero_si512()
+                let low = gather_raw(
+                    in_use as u16,
+                    _mm512_cvtepu16_epi32(_mm512_castsi512_si256(lookups)),
+                    tables.blocks,
+                );
+                let high = if in_use >> 16 != 0 {
+                    gather_raw(
+                        (in_use >> 16) as u16,
+                        _mm512_cvtepu16_epi32(_mm512_extracti64x4_epi64::<1>(lookups)),
+                        tables.blocks,
+                    )
+                } else {
+                    _mm512_setzero_si512()
+                };
+                (low, high)
             };
             let mut bytes = _mm512_permutex2var_epi16(low, low_halves, high);
             if byte_table {
@@ -629,19 +670,20 @@ pub(crate) fn units_to_bytes(src: &[u16], tables: &EncodeTables, dst: &mut [u8])
             } else {
                 bytes
             };
+            let mapped = _mm512_mask_blend_epi16(in_page, mapped, local);
             let value = _mm512_mask_blend_epi16(ascii, mapped, u);
             let two = _mm512_cmpge_epu16_mask(value, _mm512_set1_epi16(0x100));
             let lanes = _mm512_mask_blend_epi16(two, value, _mm512_shuffle_epi8(value, swap16));
             let keep = 0x5555_5555_5555_5555u64 | _pdep_u64(u64::from(two), 0xAAAA_AAAA_AAAA_AAAA);
             let out = _mm512_maskz_compress_epi8(keep, lanes);
-            let n = keep.count_ones() as usize;
+            let n = keep.count_ones() as usize - (32 - len);
             _mm512_mask_storeu_epi8(
                 dst.as_mut_ptr().add(written).cast(),
                 _bzhi_u64(u64::MAX, n as u32),
                 out,
             );
             written += n;
-            read += 32;
+            read += len;
         }
     }
     let (r, w) = scalar::units_to_bytes(&src[read..], tables, &mut dst[written..]);
