@@ -8,7 +8,7 @@
 use crate::codecs::cursor::{ByteDest, Dest, Source};
 use crate::results::{EncoderResult, Status};
 use crate::simd::{EncodeTables, Lookup};
-use crate::tables::{SingleByteTables, paged};
+use crate::tables::SingleByteTables;
 
 #[derive(Clone, Copy)]
 pub(crate) struct SingleByteDecoder {
@@ -77,7 +77,7 @@ impl SingleByteEncoder {
                 blocks: Lookup::U8(blocks),
                 declined: [(0xFFFF, 0); 5],
             };
-            src.encode_run(dst, Some(&tables), |c| u16::from(paged(pages, blocks, c)));
+            src.encode_run(dst, Some(&tables), |c| u16::from(self.tables.encode(c)));
             let Some((c, len)) = src.peek() else {
                 return EncoderResult::InputEmpty;
             };
@@ -85,7 +85,7 @@ impl SingleByteEncoder {
                 return EncoderResult::OutputFull;
             }
             // The copy stopped at a non-ASCII character (or the output was full, handled above).
-            let byte = paged(self.tables.enc_pages, self.tables.enc_blocks, u32::from(c));
+            let byte = self.tables.encode(u32::from(c));
             src.advance(len);
             if byte == 0 {
                 return EncoderResult::Unmappable(c);

@@ -12,7 +12,7 @@ use std::rc::Rc;
 use super::corpus::{Pieces, TextPieces, UnitPieces};
 use super::suite::{
     Outcome, Peer, Runner, Work, decode_to_utf8, decode_to_utf16, encode_from_utf8, encode_utf16_to_utf8,
-    small_decode_to_utf8, small_decode_to_utf16, small_encode_from_utf8, small_encode_utf16_to_utf8,
+    small_decode_to_utf8, small_decode_to_utf16, small_encode_from_utf8, small_encode_from_utf16,
 };
 
 /// The version of encoding_rs this binary was built with (from Cargo.lock, by build.rs).
@@ -113,11 +113,8 @@ pub fn runners(work: &Work) -> Vec<(Peer, Runner)> {
         Work::SmallEncodeFromUtf8(enc, input) => {
             peers.push((Peer::EncodingRs, small_encode_from_utf8!(theirs(enc), input)));
         }
-        Work::SmallEncodeUtf16ToUtf8(input) => {
-            peers.push((
-                Peer::EncodingRs,
-                small_encode_utf16_to_utf8!(encoding_rs::UTF_8, input),
-            ));
+        Work::SmallEncodeFromUtf16(enc, input) => {
+            peers.push((Peer::EncodingRs, small_encode_from_utf16!(theirs(enc), input)));
         }
     }
     peers

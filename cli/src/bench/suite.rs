@@ -156,8 +156,8 @@ pub enum Work {
     SmallDecodeToUtf16(&'static Encoding, Rc<Pieces>),
     /// Encode many small UTF-8 texts one by one, a fresh encoder for each.
     SmallEncodeFromUtf8(&'static Encoding, Rc<TextPieces>),
-    /// Encode many small UTF-16 inputs one by one to UTF-8, a fresh encoder for each.
-    SmallEncodeUtf16ToUtf8(Rc<UnitPieces>),
+    /// Encode many small UTF-16 inputs one by one, a fresh encoder for each.
+    SmallEncodeFromUtf16(&'static Encoding, Rc<UnitPieces>),
 }
 
 impl Work {
@@ -165,7 +165,7 @@ impl Work {
     pub fn input_bytes(&self) -> usize {
         match self {
             Work::EncodeUtf16ToUtf8(units) => units.len() * 2,
-            Work::SmallEncodeUtf16ToUtf8(p) => p.units.len() * 2,
+            Work::SmallEncodeFromUtf16(_, p) => p.units.len() * 2,
             _ => self.input_units(),
         }
     }
@@ -180,7 +180,7 @@ impl Work {
                 p.bytes.len()
             }
             Work::SmallEncodeFromUtf8(_, p) => p.text.len(),
-            Work::SmallEncodeUtf16ToUtf8(p) => p.units.len(),
+            Work::SmallEncodeFromUtf16(_, p) => p.units.len(),
         }
     }
 }
@@ -306,9 +306,14 @@ pub fn build(keep: &dyn Fn(&str) -> bool) -> (Vec<(String, Group)>, Vec<Workload
         b.add(group, "utf8-to-utf16/ru", || {
             Work::SmallDecodeToUtf16(simdenc::UTF_8, corpus::pieces(ru, simdenc::UTF_8, size).into())
         });
-        b.add(group, "utf16-to-utf8/ru", || {
-            Work::SmallEncodeUtf16ToUtf8(UnitPieces::new(ru, size).into())
-        });
+        for (enc, case) in [
+            (simdenc::UTF_8, "utf16-to-utf8/ru"),
+            (simdenc::WINDOWS_1251, "utf16-to-windows-1251/ru"),
+        ] {
+            b.add(group, case, || {
+                Work::SmallEncodeFromUtf16(enc, UnitPieces::new(ru, size).into())
+            });
+        }
         for (enc, text, case) in [
             (simdenc::WINDOWS_1251, ru, "utf8-to-windows-1251/ru"),
             (simdenc::SHIFT_JIS, ja, "utf8-to-Shift_JIS/ja"),
@@ -457,15 +462,16 @@ macro_rules! small_encode_from_utf8 {
 
 /// A runner encoding each of `$input`'s UTF-16 inputs (an `Rc<UnitPieces>`) to UTF-8 with a
 /// fresh encoder of `$utf8`.
-macro_rules! small_encode_utf16_to_utf8 {
-    ($utf8:expr, $input:expr) => {{
-        let utf8 = $utf8;
+macro_rules! small_encode_from_utf16 {
+    ($enc:expr, $input:expr) => {{
+        let enc = $enc;
         let input: Rc<UnitPieces> = Rc::clone($input);
-        let mut out = vec![0u8; 3 * input.max_len() + 16];
+        // At most 8 bytes a unit: `&#65535;` for an unmappable one, 10 for a pair's 2 units.
+        let mut out = vec![0u8; 8 * input.max_len() + 16];
         Box::new(move || {
             let mut total = Outcome { read: 0, written: 0 };
             for piece in input.iter() {
-                let mut encoder = utf8.new_encoder();
+                let mut encoder = enc.new_encoder();
                 let (_, read, written, _) = encoder.encode_from_utf16(black_box(piece), &mut out, true);
                 black_box(&mut out);
                 total.read += read;
@@ -480,7 +486,7 @@ macro_rules! small_encode_utf16_to_utf8 {
 pub(super) use {decode_to_utf8, decode_to_utf16, encode_from_utf8, encode_utf16_to_utf8};
 #[cfg(feature = "peers")]
 pub(super) use {
-    small_decode_to_utf8, small_decode_to_utf16, small_encode_from_utf8, small_encode_utf16_to_utf8,
+    small_decode_to_utf8, small_decode_to_utf16, small_encode_from_utf8, small_encode_from_utf16,
 };
 
 /// simdenc's runner for `work`.
@@ -510,7 +516,7 @@ fn runner(work: &Work) -> Runner {
         Work::SmallDecodeToUtf8(enc, input) => small_decode_to_utf8!(*enc, input),
         Work::SmallDecodeToUtf16(enc, input) => small_decode_to_utf16!(*enc, input),
         Work::SmallEncodeFromUtf8(enc, input) => small_encode_from_utf8!(*enc, input),
-        Work::SmallEncodeUtf16ToUtf8(input) => small_encode_utf16_to_utf8!(simdenc::UTF_8, input),
+        Work::SmallEncodeFromUtf16(enc, input) => small_encode_from_utf16!(*enc, input),
     }
 }
 

@@ -266,10 +266,23 @@ pub fn render_all(whatwg: &Path) -> Result<Vec<(PathBuf, String)>, String> {
             // The encoder's inverse: code point -> byte (0 = unmappable; never ASCII here).
             let inverse: Vec<(u32, u32)> = idx.entries.iter().map(|&(p, c)| (c, p + 0x80)).collect();
             paged_static(&mut out, &format!("{ident}_ENC"), "u8", &inverse, 0x10000)?;
+            // The longest run of bytes whose code points follow each other (the first one
+            // wins a tie): the encoder maps it by subtraction.
+            let (mut run, mut start) = ((0u32, 0usize, 0usize), 0);
+            for i in 0..=table.len() {
+                let continues = i > start && i < table.len() && table[i] != 0 && table[i] == table[i - 1] + 1;
+                if !continues {
+                    if i > start && table[start] != 0 && i - start > run.2 {
+                        run = (table[start], start + 0x80, i - start);
+                    }
+                    start = i;
+                }
+            }
             writeln!(out, "\n/// The decoder and encoder tables of {}.", entry.name).unwrap();
             writeln!(
                 out,
-                "pub(crate) static {ident}_TABLES: SingleByteTables = SingleByteTables {{ decode: &{ident}, enc_pages: &{ident}_ENC_PAGES, enc_blocks: &{ident}_ENC_BLOCKS }};"
+                "pub(crate) static {ident}_TABLES: SingleByteTables = SingleByteTables {{ decode: &{ident}, enc_pages: &{ident}_ENC_PAGES, enc_blocks: &{ident}_ENC_BLOCKS, run: (0x{:04X}, 0x{:02X}, {}) }};",
+                run.0, run.1, run.2
             )
             .unwrap();
             seen.insert(file, ident);
