@@ -400,6 +400,90 @@ pub(crate) trait Source {
     /// `tables`, if given, is the same lookup for the vector kernels (their plain code units
     /// are a subset of what `map` encodes, with the same bytes).
     fn encode_run(&mut self, dst: &mut ByteDest<'_>, tables: Option<&EncodeTables>, map: impl Fn(u32) -> u16);
+    /// [`Source::encode_run`] over the non-ASCII characters at the start of the input only: it
+    /// also stops at an ASCII character (ISO-2022-JP in jis0208 state, where ASCII needs an
+    /// escape sequence first). Looks at most about `2 * dst.left()` code units ahead (the
+    /// input that fills the output), so that small output buffers do not make every call
+    /// scan far.
+    fn encode_non_ascii_run(
+        &mut self,
+        dst: &mut ByteDest<'_>,
+        tables: Option<&EncodeTables>,
+        map: impl Fn(u32) -> u16,
+    );
+    /// Copies the characters at the start of the input while they are ASCII code points `c`
+    /// with bit `c` of `allowed` set, as far as they fit, consuming them (ISO-2022-JP in ASCII
+    /// and Roman state, where U+000E, U+000F and U+001B, and in Roman U+005C and U+007E, are
+    /// not themselves).
+    fn copy_ascii_in(&mut self, dst: &mut ByteDest<'_>, allowed: u128);
+}
+
+/// The most code units [`Source::encode_non_ascii_run`] looks ahead for its end.
+const NON_ASCII_RUN_MAX: usize = 4096;
+
+/// How far [`Source::encode_non_ascii_run`] looks ahead: the input that could fill `left`
+/// bytes of output (each character it encodes is at most two bytes from at least one unit,
+/// or three from two), plus a character's worth so that any room makes progress.
+#[inline(always)]
+fn non_ascii_bound(left: usize) -> usize {
+    left.saturating_mul(2).saturating_add(4).min(NON_ASCII_RUN_MAX)
+}
+
+/// The length of the prefix of `units` with no unit below 0x80, sixteen at a time (a loop the
+/// compiler vectorises) and then one by one in the block that has one.
+#[inline(always)]
+fn non_ascii_prefix<T: Copy + Into<u32>>(units: &[T]) -> usize {
+    let mut n = 0;
+    while let Some(block) = units.get(n..n + 16) {
+        if !block.iter().fold(true, |all, &u| all & (u.into() >= 0x80)) {
+            break;
+        }
+        n += 16;
+    }
+    n + units[n..]
+        .iter()
+        .position(|&u| u.into() < 0x80)
+        .unwrap_or(units.len() - n)
+}
+
+/// Copies the prefix of `src` whose units are ASCII `c` with bit `c` of `allowed` set into
+/// `dst`, as far as it fits; returns its length. Sixteen units at a time while they are all
+/// printable (and allowed), one by one in a block that is not.
+#[inline(always)]
+fn copy_allowed<T: Copy + Into<u32>>(src: &[T], dst: &mut [u8], allowed: u128) -> usize {
+    let len = src.len().min(dst.len());
+    let (src, dst) = (&src[..len], &mut dst[..len]);
+    // Bits 0x20 to 0x7E.
+    const PRINTABLE: u128 = (u128::MAX >> 1) >> 0x20 << 0x20;
+    // All of 0x20..=0x7E allowed: a block of those is copied without the bit test.
+    let printable = allowed & PRINTABLE == PRINTABLE;
+    let ok = |u: T| {
+        let u: u32 = u.into();
+        u < 0x80 && allowed >> u & 1 != 0
+    };
+    let mut n = 0;
+    loop {
+        if printable
+            && let (Some(block), Some(out)) = (src.get(n..n + 16), dst.get_mut(n..n + 16))
+            && block
+                .iter()
+                .fold(true, |all, &u| all & (u.into().wrapping_sub(0x20) < 0x5F))
+        {
+            for (slot, &u) in out.iter_mut().zip(block) {
+                *slot = u.into() as u8;
+            }
+            n += 16;
+            continue;
+        }
+        let end = len.min(n + 16);
+        while n < end && ok(src[n]) {
+            dst[n] = src[n].into() as u8;
+            n += 1;
+        }
+        if n < end || n == len {
+            return n;
+        }
+    }
 }
 
 /// The UTF-8 length of a code unit that is not a surrogate.
@@ -603,6 +687,41 @@ impl Source for Utf8Source<'_> {
         self.pos = p;
         dst.pos = w;
     }
+
+    #[inline(always)]
+    fn encode_non_ascii_run(
+        &mut self,
+        dst: &mut ByteDest<'_>,
+        tables: Option<&EncodeTables>,
+        map: impl Fn(u32) -> u16,
+    ) {
+        let rest = &self.src.as_bytes()[self.pos..];
+        let mut n = non_ascii_prefix(&rest[..rest.len().min(non_ascii_bound(dst.left()))]);
+        // An ASCII byte, or the end of the input, is a character boundary; the bound may not be.
+        while !self.src.is_char_boundary(self.pos + n) {
+            n -= 1;
+        }
+        if n == 0 {
+            return;
+        }
+        let mut run = Utf8Source {
+            src: &self.src[..self.pos + n],
+            pos: self.pos,
+            kernels: self.kernels,
+        };
+        run.encode_run(dst, tables, map);
+        self.pos = run.pos;
+    }
+    #[inline(always)]
+    fn copy_ascii_in(&mut self, dst: &mut ByteDest<'_>, allowed: u128) {
+        let n = copy_allowed(
+            &self.src.as_bytes()[self.pos..],
+            dst.buf.get_mut(dst.pos..).unwrap_or_default(),
+            allowed,
+        );
+        self.pos += n;
+        dst.pos += n;
+    }
 }
 
 /// Encoder input from UTF-16.
@@ -709,6 +828,39 @@ impl Source for Utf16Source<'_> {
         }
         self.pos = p;
         dst.pos = w;
+    }
+
+    #[inline(always)]
+    fn encode_non_ascii_run(
+        &mut self,
+        dst: &mut ByteDest<'_>,
+        tables: Option<&EncodeTables>,
+        map: impl Fn(u32) -> u16,
+    ) {
+        let rest = &self.src[self.pos..];
+        // Cut anywhere, even inside a surrogate pair: the run leaves surrogates to the state
+        // machine, which reads them from the whole input.
+        let n = non_ascii_prefix(&rest[..rest.len().min(non_ascii_bound(dst.left()))]);
+        if n == 0 {
+            return;
+        }
+        let mut run = Utf16Source {
+            src: &self.src[..self.pos + n],
+            pos: self.pos,
+            kernels: self.kernels,
+        };
+        run.encode_run(dst, tables, map);
+        self.pos = run.pos;
+    }
+    #[inline(always)]
+    fn copy_ascii_in(&mut self, dst: &mut ByteDest<'_>, allowed: u128) {
+        let n = copy_allowed(
+            &self.src[self.pos..],
+            dst.buf.get_mut(dst.pos..).unwrap_or_default(),
+            allowed,
+        );
+        self.pos += n;
+        dst.pos += n;
     }
 }
 

@@ -16,12 +16,20 @@
 //! straight from `src`. Everything else goes through [`Iso2022JpDecoder::step`], the
 //! standard's handler, one byte at a time.
 //!
-//! The encoder has no kernel fast path: `Source::copy_ascii` would also copy U+000E, U+000F
-//! and U+001B, which the standard rejects in ASCII state, and a source cannot be rewound.
+//! Fast paths (encoder): in ASCII and Roman state, the code points written as themselves are
+//! copied while they are (`Source::copy_ascii_in`, which checks each for U+000E, U+000F,
+//! U+001B, and in Roman U+005C and U+007E, before it copies: `Source::copy_ascii` would copy
+//! those too, and a source cannot be rewound); in jis0208 state, a run of non-ASCII code
+//! points with a jis0208 pointer is EUC-JP's two-byte encoding less 0x80 in each byte and
+//! goes through the same CJK encode run and `units_to_bytes` kernel, with this encoding's
+//! bytes, bounded to the non-ASCII stretch first (`Source::encode_non_ascii_run`: the run
+//! writes ASCII as itself, which needs an escape sequence in jis0208 state). Everything else
+//! goes through [`Iso2022JpEncoder::step`], the standard's handler.
 
 use crate::codecs::Pending;
 use crate::codecs::cursor::{ByteDest, Dest, Source};
 use crate::results::{EncoderResult, Status};
+use crate::simd::{EncodeTables, Lookup};
 use crate::tables::iso_2022_jp_katakana::ISO_2022_JP_KATAKANA;
 use crate::tables::jis0208::{JIS0208, JIS0208_ENC_BLOCKS, JIS0208_ENC_PAGES};
 use crate::tables::paged;
@@ -470,6 +478,64 @@ pub(crate) struct Iso2022JpEncoder {
     iso_2022_jp_encoder_state: EncoderState,
 }
 
+/// The ASCII code points that ASCII state writes as themselves (step 4), as a bit set: all
+/// but U+000E, U+000F and U+001B (step 3).
+const ASCII_SELF: u128 = (u128::MAX >> 1) & !(1 << 0x0E | 1 << 0x0F | 1 << 0x1B);
+/// The ASCII code points that Roman state writes as themselves (step 5): those of ASCII
+/// state but U+005C and U+007E.
+const ROMAN_SELF: u128 = ASCII_SELF & !(1 << 0x5C | 1 << 0x7E);
+
+/// Steps 13–15's two bytes (pointer / 94 + 0x21, pointer % 94 + 0x21, as `lead << 8 |
+/// trail`) of each code point with an index jis0208 pointer, in the pages of
+/// `JIS0208_ENC_PAGES`, built at compile time from its blocks of `pointer + 1`.
+static ENC_BYTES: [u16; JIS0208_ENC_BLOCKS.len()] = {
+    let mut out = [0u16; JIS0208_ENC_BLOCKS.len()];
+    let mut i = 0;
+    while i < out.len() {
+        if JIS0208_ENC_BLOCKS[i] != 0 {
+            let pointer = JIS0208_ENC_BLOCKS[i] - 1;
+            out[i] = (pointer / 94 + 0x21) << 8 | (pointer % 94 + 0x21);
+        }
+        i += 1;
+    }
+    out
+};
+
+/// The jis0208 run's lookup for the vector kernels: `ENC_BYTES` less the code points that
+/// steps 7–9 treat first (the run's closure, [`jis0208_bytes`], maps U+2212 and U+FF61 to
+/// U+FF9F itself).
+static ENC_TABLES: EncodeTables = EncodeTables {
+    pages: &JIS0208_ENC_PAGES,
+    blocks: Lookup::U16(&ENC_BYTES),
+    declined: [
+        (0xA5, 0xA5),
+        (0x203E, 0x203E),
+        (0x2212, 0x2212),
+        (0xFF61, 0xFF9F),
+        (0xFFFF, 0),
+    ],
+};
+
+/// What jis0208 state writes for the non-ASCII code point `code_point` without switching:
+/// steps 8–15 as `lead << 8 | trail`, or 0 where the state machine decides (step 7 switches
+/// to Roman for U+00A5 and U+203E; step 11 switches to ASCII where there is no pointer).
+#[inline(always)]
+fn jis0208_bytes(code_point: u32) -> u16 {
+    let code_point = match code_point {
+        0xA5 | 0x203E => return 0,
+        // 8. If codePoint is U+2212 (−), then set it to U+FF0D (－).
+        0x2212 => 0xFF0D,
+        // 9. If codePoint is in the range U+FF61 (｡) to U+FF9F (ﾟ), inclusive, then set it to
+        //    the index code point for codePoint − 0xFF61 in index ISO-2022-JP katakana.
+        0xFF61..=0xFF9F => ISO_2022_JP_KATAKANA
+            .get((code_point - 0xFF61) as usize)
+            .map_or(0, |&c| u32::from(c)),
+        _ => code_point,
+    };
+    // 10. Let pointer be the index pointer for codePoint in index jis0208 (13–15: its bytes).
+    paged(&JIS0208_ENC_PAGES, &ENC_BYTES, code_point)
+}
+
 impl Iso2022JpEncoder {
     pub(crate) const fn new() -> Self {
         Iso2022JpEncoder {
@@ -479,127 +545,139 @@ impl Iso2022JpEncoder {
 
     /// <https://encoding.spec.whatwg.org/#iso-2022-jp-encoder>
     ///
-    /// "Restore codePoint" is realised by not consuming it: the escape sequence is written,
-    /// the state switched, and the same code point is looked at again.
+    /// Each round first takes the run that the current state writes without a switch: in
+    /// ASCII and Roman state the ASCII code points that are themselves (steps 4–5), copied;
+    /// in jis0208 state the non-ASCII code points with a jis0208 pointer (steps 8–15),
+    /// through the CJK encode run and its kernels. It stops at anything else (a code point
+    /// that switches state or is an error, the end of the input, a full output), which goes
+    /// through [`Iso2022JpEncoder::step`], the standard's algorithm, one code point at a time.
     pub(crate) fn encode<S: Source>(
         &mut self,
         src: &mut S,
         dst: &mut ByteDest<'_>,
         last: bool,
     ) -> EncoderResult {
-        use EncoderState::{Ascii, Jis0208, Roman};
         loop {
-            let state = self.iso_2022_jp_encoder_state;
-            let Some((c, len)) = src.peek() else {
-                // 1. If codePoint is end-of-queue and ISO-2022-JP encoder state is not ASCII,
-                //    then set ISO-2022-JP encoder state to ASCII and return three bytes
-                //    0x1B 0x28 0x42.
-                if last && state != Ascii {
-                    if dst.left() < 3 {
-                        return EncoderResult::OutputFull;
-                    }
-                    dst.push(b"\x1B(B");
-                    self.iso_2022_jp_encoder_state = Ascii;
-                }
-                // 2. … return finished.
-                return EncoderResult::InputEmpty;
-            };
-            let code_point = u32::from(c);
-            // 3. If ISO-2022-JP encoder state is ASCII or Roman, and codePoint is U+000E,
-            //    U+000F, or U+001B, then return error with U+FFFD (�).
-            if state != Jis0208 && matches!(code_point, 0x0E | 0x0F | 0x1B) {
-                src.advance(len);
-                return EncoderResult::Unmappable('\u{FFFD}');
+            match self.iso_2022_jp_encoder_state {
+                EncoderState::Ascii => src.copy_ascii_in(dst, ASCII_SELF),
+                EncoderState::Roman => src.copy_ascii_in(dst, ROMAN_SELF),
+                EncoderState::Jis0208 => src.encode_non_ascii_run(dst, Some(&ENC_TABLES), jis0208_bytes),
             }
-            // 4. If ISO-2022-JP encoder state is ASCII and codePoint is an ASCII code point,
-            //    then return a byte whose value is codePoint.
-            // 5. If ISO-2022-JP encoder state is Roman and codePoint is an ASCII code point,
-            //    excluding U+005C (\) and U+007E (~), or is U+00A5 (¥) or U+203E (‾): return a
-            //    byte: codePoint, 0x5C for ¥, 0x7E for ‾.
-            let byte = match (state, code_point) {
-                (Ascii, 0x00..=0x7F) => Some(code_point as u8),
-                (Roman, 0x5C | 0x7E) => None,
-                (Roman, 0x00..=0x7F) => Some(code_point as u8),
-                (Roman, 0xA5) => Some(0x5C),
-                (Roman, 0x203E) => Some(0x7E),
-                _ => None,
-            };
-            if let Some(byte) = byte {
-                if dst.left() == 0 {
-                    return EncoderResult::OutputFull;
-                }
-                dst.push_byte(byte);
-                src.advance(len);
-                continue;
+            if let Some(result) = self.step(src, dst, last) {
+                return result;
             }
-            // 6. If codePoint is an ASCII code point, and ISO-2022-JP encoder state is not
-            //    ASCII, then restore codePoint to ioQueue, set ISO-2022-JP encoder state to
-            //    ASCII, and return three bytes 0x1B 0x28 0x42.
-            if code_point < 0x80 && state != Ascii {
-                if !self.switch(dst, Ascii) {
-                    return EncoderResult::OutputFull;
-                }
-                continue;
-            }
-            // 7. If codePoint is either U+00A5 (¥) or U+203E (‾), and ISO-2022-JP encoder state
-            //    is not Roman, then restore codePoint to ioQueue, set ISO-2022-JP encoder state
-            //    to Roman, and return three bytes 0x1B 0x28 0x4A.
-            if (code_point == 0xA5 || code_point == 0x203E) && state != Roman {
-                if !self.switch(dst, Roman) {
-                    return EncoderResult::OutputFull;
-                }
-                continue;
-            }
-            // 8. If codePoint is U+2212 (−), then set it to U+FF0D (－).
-            let code_point = if code_point == 0x2212 { 0xFF0D } else { code_point };
-            // 9. If codePoint is in the range U+FF61 (｡) to U+FF9F (ﾟ), inclusive, then set it
-            //    to the index code point for codePoint − 0xFF61 in index ISO-2022-JP katakana.
-            let code_point = match code_point {
-                0xFF61..=0xFF9F => ISO_2022_JP_KATAKANA
-                    .get((code_point - 0xFF61) as usize)
-                    .map_or(0, |&c| u32::from(c)),
-                _ => code_point,
-            };
-            // 10. Let pointer be the index pointer for codePoint in index jis0208.
-            let pointer_plus_one = paged(&JIS0208_ENC_PAGES, &JIS0208_ENC_BLOCKS, code_point);
-            // 11. If pointer is null:
-            let Some(pointer) = pointer_plus_one.checked_sub(1) else {
-                // 1. If ISO-2022-JP encoder state is jis0208, then restore codePoint to
-                //    ioQueue, set ISO-2022-JP encoder state to ASCII, and return three bytes
-                //    0x1B 0x28 0x42.
-                if state == Jis0208 {
-                    if !self.switch(dst, Ascii) {
-                        return EncoderResult::OutputFull;
-                    }
-                    continue;
-                }
-                // 2. Return error with codePoint.
-                src.advance(len);
-                return EncoderResult::Unmappable(char::from_u32(code_point).unwrap_or(c));
-            };
-            // 12. If ISO-2022-JP encoder state is not jis0208, then restore codePoint to
-            //     ioQueue, set ISO-2022-JP encoder state to jis0208, and return three bytes
-            //     0x1B 0x24 0x42.
-            if state != Jis0208 {
-                if !self.switch(dst, Jis0208) {
-                    return EncoderResult::OutputFull;
-                }
-                continue;
-            }
-            // 13–15. Return pointer / 94 + 0x21 and pointer % 94 + 0x21.
-            if dst.left() < 2 {
-                return EncoderResult::OutputFull;
-            }
-            dst.push(&[(pointer / 94 + 0x21) as u8, (pointer % 94 + 0x21) as u8]);
-            src.advance(len);
         }
     }
 
-    /// Writes the escape sequence for `state` and switches to it; false if it does not fit.
+    /// The standard's handler for the next code point (or end-of-queue): `None` when it
+    /// consumed the code point or switched state (the encoder goes on), else what `encode`
+    /// returns.
+    ///
+    /// "Restore codePoint" is realised by not consuming it: the escape sequence is written,
+    /// the state switched, and the same code point is looked at again.
+    #[inline(never)]
+    fn step<S: Source>(&mut self, src: &mut S, dst: &mut ByteDest<'_>, last: bool) -> Option<EncoderResult> {
+        use EncoderState::{Ascii, Jis0208, Roman};
+        let state = self.iso_2022_jp_encoder_state;
+        let Some((c, len)) = src.peek() else {
+            // 1. If codePoint is end-of-queue and ISO-2022-JP encoder state is not ASCII,
+            //    then set ISO-2022-JP encoder state to ASCII and return three bytes
+            //    0x1B 0x28 0x42.
+            if last && state != Ascii {
+                if dst.left() < 3 {
+                    return Some(EncoderResult::OutputFull);
+                }
+                dst.push(b"\x1B(B");
+                self.iso_2022_jp_encoder_state = Ascii;
+            }
+            // 2. … return finished.
+            return Some(EncoderResult::InputEmpty);
+        };
+        let code_point = u32::from(c);
+        // 3. If ISO-2022-JP encoder state is ASCII or Roman, and codePoint is U+000E,
+        //    U+000F, or U+001B, then return error with U+FFFD (�).
+        if state != Jis0208 && matches!(code_point, 0x0E | 0x0F | 0x1B) {
+            src.advance(len);
+            return Some(EncoderResult::Unmappable('\u{FFFD}'));
+        }
+        // 4. If ISO-2022-JP encoder state is ASCII and codePoint is an ASCII code point,
+        //    then return a byte whose value is codePoint.
+        // 5. If ISO-2022-JP encoder state is Roman and codePoint is an ASCII code point,
+        //    excluding U+005C (\) and U+007E (~), or is U+00A5 (¥) or U+203E (‾): return a
+        //    byte: codePoint, 0x5C for ¥, 0x7E for ‾.
+        let byte = match (state, code_point) {
+            (Ascii, 0x00..=0x7F) => Some(code_point as u8),
+            (Roman, 0x5C | 0x7E) => None,
+            (Roman, 0x00..=0x7F) => Some(code_point as u8),
+            (Roman, 0xA5) => Some(0x5C),
+            (Roman, 0x203E) => Some(0x7E),
+            _ => None,
+        };
+        if let Some(byte) = byte {
+            if dst.left() == 0 {
+                return Some(EncoderResult::OutputFull);
+            }
+            dst.push_byte(byte);
+            src.advance(len);
+            return None;
+        }
+        // 6. If codePoint is an ASCII code point, and ISO-2022-JP encoder state is not
+        //    ASCII, then restore codePoint to ioQueue, set ISO-2022-JP encoder state to
+        //    ASCII, and return three bytes 0x1B 0x28 0x42.
+        if code_point < 0x80 && state != Ascii {
+            return self.switch(dst, Ascii);
+        }
+        // 7. If codePoint is either U+00A5 (¥) or U+203E (‾), and ISO-2022-JP encoder state
+        //    is not Roman, then restore codePoint to ioQueue, set ISO-2022-JP encoder state
+        //    to Roman, and return three bytes 0x1B 0x28 0x4A.
+        if (code_point == 0xA5 || code_point == 0x203E) && state != Roman {
+            return self.switch(dst, Roman);
+        }
+        // 8. If codePoint is U+2212 (−), then set it to U+FF0D (－).
+        let code_point = if code_point == 0x2212 { 0xFF0D } else { code_point };
+        // 9. If codePoint is in the range U+FF61 (｡) to U+FF9F (ﾟ), inclusive, then set it
+        //    to the index code point for codePoint − 0xFF61 in index ISO-2022-JP katakana.
+        let code_point = match code_point {
+            0xFF61..=0xFF9F => ISO_2022_JP_KATAKANA
+                .get((code_point - 0xFF61) as usize)
+                .map_or(0, |&c| u32::from(c)),
+            _ => code_point,
+        };
+        // 10. Let pointer be the index pointer for codePoint in index jis0208.
+        let pointer_plus_one = paged(&JIS0208_ENC_PAGES, &JIS0208_ENC_BLOCKS, code_point);
+        // 11. If pointer is null:
+        let Some(pointer) = pointer_plus_one.checked_sub(1) else {
+            // 1. If ISO-2022-JP encoder state is jis0208, then restore codePoint to
+            //    ioQueue, set ISO-2022-JP encoder state to ASCII, and return three bytes
+            //    0x1B 0x28 0x42.
+            if state == Jis0208 {
+                return self.switch(dst, Ascii);
+            }
+            // 2. Return error with codePoint.
+            src.advance(len);
+            return Some(EncoderResult::Unmappable(char::from_u32(code_point).unwrap_or(c)));
+        };
+        // 12. If ISO-2022-JP encoder state is not jis0208, then restore codePoint to
+        //     ioQueue, set ISO-2022-JP encoder state to jis0208, and return three bytes
+        //     0x1B 0x24 0x42.
+        if state != Jis0208 {
+            return self.switch(dst, Jis0208);
+        }
+        // 13–15. Return pointer / 94 + 0x21 and pointer % 94 + 0x21.
+        if dst.left() < 2 {
+            return Some(EncoderResult::OutputFull);
+        }
+        dst.push(&[(pointer / 94 + 0x21) as u8, (pointer % 94 + 0x21) as u8]);
+        src.advance(len);
+        None
+    }
+
+    /// Writes the escape sequence for `state` and switches to it: `None`, or output full if
+    /// it does not fit.
     #[inline]
-    fn switch(&mut self, dst: &mut ByteDest<'_>, state: EncoderState) -> bool {
+    fn switch(&mut self, dst: &mut ByteDest<'_>, state: EncoderState) -> Option<EncoderResult> {
         if dst.left() < 3 {
-            return false;
+            return Some(EncoderResult::OutputFull);
         }
         dst.push(match state {
             EncoderState::Ascii => b"\x1B(B",
@@ -607,7 +685,7 @@ impl Iso2022JpEncoder {
             EncoderState::Jis0208 => b"\x1B$B",
         });
         self.iso_2022_jp_encoder_state = state;
-        true
+        None
     }
 
     pub(crate) fn has_pending_state(&self) -> bool {
