@@ -416,6 +416,26 @@ pub(crate) trait Source {
     /// and Roman state, where U+000E, U+000F and U+001B, and in Roman U+005C and U+007E, are
     /// not themselves).
     fn copy_ascii_in(&mut self, dst: &mut ByteDest<'_>, allowed: u128);
+    /// Hands `f` the kernels and the next code units of the input as UTF-16, at most `max` and
+    /// [`ENCODE_STAGE`] (from UTF-8: whole characters converted by the transcoding kernel into
+    /// a stage), and consumes the units `f` returns it used (rounded down to whole
+    /// characters). For an encoder that works on UTF-16 units with its own loop around the
+    /// `units_to_bytes` kernel (ISO-2022-JP, whose escape sequences go between the kernel's
+    /// runs).
+    fn with_utf16(&mut self, max: usize, f: impl FnOnce(&'static Kernels, &[u16]) -> usize);
+    /// The kernels this source was made with (the encoder's level).
+    fn kernels(&self) -> &'static Kernels;
+}
+
+/// How many of `units` (UTF-16) `used` stands for, rounded down to whole characters: a
+/// leading surrogate at the end goes with its trailing one.
+#[inline(always)]
+fn whole_units(units: &[u16], used: usize) -> usize {
+    let used = used.min(units.len());
+    match used.checked_sub(1).map(|i| units[i]) {
+        Some(0xD800..=0xDBFF) => used - 1,
+        _ => used,
+    }
 }
 
 /// The shortest non-ASCII stretch (UTF-8 bytes) that [`Source::encode_non_ascii_run`] stages
@@ -828,6 +848,34 @@ impl Source for Utf8Source<'_> {
         self.pos += n;
         dst.pos += n;
     }
+    #[inline(always)]
+    fn with_utf16(&mut self, max: usize, f: impl FnOnce(&'static Kernels, &[u16]) -> usize) {
+        let rest = &self.src.as_bytes()[self.pos..];
+        let max = max.min(ENCODE_STAGE);
+        let mut stage = [0u16; ENCODE_STAGE];
+        let (read, units) = self
+            .kernels
+            .utf8_to_utf16(&rest[..rest.len().min(3 * max)], &mut stage[..max]);
+        let units = &stage[..units];
+        let used = whole_units(units, f(self.kernels, units));
+        self.pos += if used == units.len() {
+            read
+        } else {
+            units[..used]
+                .iter()
+                .map(|&u| match u {
+                    // A surrogate pair: four bytes.
+                    0xD800..=0xDBFF => 4,
+                    0xDC00..=0xDFFF => 0,
+                    _ => bmp_utf8_len(u),
+                })
+                .sum::<usize>()
+        };
+    }
+    #[inline(always)]
+    fn kernels(&self) -> &'static Kernels {
+        self.kernels
+    }
 }
 
 /// Encoder input from UTF-16.
@@ -996,6 +1044,16 @@ impl Source for Utf16Source<'_> {
         );
         self.pos += n;
         dst.pos += n;
+    }
+    #[inline(always)]
+    fn with_utf16(&mut self, max: usize, f: impl FnOnce(&'static Kernels, &[u16]) -> usize) {
+        let rest = &self.src[self.pos..];
+        let units = &rest[..rest.len().min(max).min(ENCODE_STAGE)];
+        self.pos += whole_units(units, f(self.kernels, units));
+    }
+    #[inline(always)]
+    fn kernels(&self) -> &'static Kernels {
+        self.kernels
     }
 }
 
