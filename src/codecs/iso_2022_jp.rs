@@ -13,8 +13,10 @@
 //! Fast paths (decoder): in ASCII and Roman state, runs of bytes that are themselves (below
 //! 0x80, not 0x0E, 0x0F, 0x1B, and in Roman not 0x5C, 0x7E) are found with a bounded scan and
 //! copied with the `copy_ascii` kernel; in leading-byte state, whole valid pairs are decoded
-//! straight from `src`. Everything else goes through [`Iso2022JpDecoder::step`], the
-//! standard's handler, one byte at a time.
+//! as EUC-JP's (0x80 added to each byte, in a stage) by the CJK decode run and its pair
+//! kernels; a whole escape sequence that switches state without an error is taken at once.
+//! Everything else goes through [`Iso2022JpDecoder::step`], the standard's handler, one
+//! byte at a time.
 //!
 //! Fast paths (encoder), each stopping where the standard's handler
 //! ([`Iso2022JpEncoder::step`]) has to decide, one code point at a time:
@@ -33,6 +35,7 @@
 
 use crate::codecs::Pending;
 use crate::codecs::cursor::{ByteDest, Dest, Source};
+use crate::codecs::euc_jp;
 use crate::results::{EncoderResult, Status};
 use crate::simd::{EncodeTables, Lookup};
 use crate::tables::iso_2022_jp_katakana::ISO_2022_JP_KATAKANA;
@@ -200,20 +203,48 @@ impl Iso2022JpDecoder {
 
     /// Decodes what the current state can decode without the standard's handler: in ASCII
     /// and Roman state a run of bytes that are themselves, in leading-byte state whole valid
-    /// pairs. Returns the bytes read and whether the output is full.
+    /// pairs; then a whole valid escape sequence that is not an error, and again. Returns the
+    /// bytes read and whether the output is full.
     #[inline(always)]
     fn decode_fast<D: Dest>(&mut self, src: &[u8], dst: &mut D) -> (usize, bool) {
-        let (read, full) = match self.iso_2022_jp_decoder_state {
-            State::Ascii => copy_run(src, dst, false),
-            State::Roman => copy_run(src, dst, true),
-            State::LeadingByte => decode_pairs(src, dst),
-            _ => return (0, false),
-        };
-        if read > 0 {
-            // Every byte decoded in these states sets ISO-2022-JP output to false.
-            self.iso_2022_jp_output = false;
+        let mut read = 0;
+        loop {
+            let rest = src.get(read..).unwrap_or_default();
+            let (n, full) = match self.iso_2022_jp_decoder_state {
+                State::Ascii => copy_run(rest, dst, false),
+                State::Roman => copy_run(rest, dst, true),
+                State::LeadingByte => decode_pairs(rest, dst),
+                _ => return (read, false),
+            };
+            read += n;
+            if n > 0 {
+                // Every byte decoded in these states sets ISO-2022-JP output to false.
+                self.iso_2022_jp_output = false;
+            }
+            if full {
+                return (read, true);
+            }
+            // The standard's three steps for 0x1B (in any of the four output states), 0x24 or
+            // 0x28 (escape start), and the last byte (escape) at once, where ISO-2022-JP output
+            // is false (escape, 7.4: continue, not error).
+            let state = match src.get(read..read + 3) {
+                Some(b"\x1B(B") => State::Ascii,
+                Some(b"\x1B(J") => State::Roman,
+                Some(b"\x1B(I") => State::Katakana,
+                Some(b"\x1B$@" | b"\x1B$B") => State::LeadingByte,
+                _ => return (read, false),
+            };
+            if self.iso_2022_jp_output {
+                return (read, false);
+            }
+            // Escape, 1. and 7.1–7.3: set ISO-2022-JP leading to 0x00, ISO-2022-JP decoder
+            // state and ISO-2022-JP decoder output state to state, ISO-2022-JP output to true.
+            self.iso_2022_jp_leading = 0;
+            self.iso_2022_jp_decoder_state = state;
+            self.iso_2022_jp_decoder_output_state = state;
+            self.iso_2022_jp_output = true;
+            read += 3;
         }
-        (read, full)
     }
 
     /// The standard's handler for one byte (not end-of-queue). On `Error` the caller writes
@@ -450,11 +481,60 @@ fn copy_run<D: Dest>(src: &[u8], dst: &mut D, roman: bool) -> (usize, bool) {
     (read, false)
 }
 
+/// The length of the prefix of `bytes` in 0x21–0x7E: sixteen at a time (a loop the compiler
+/// vectorises), then one by one in the block that ends it.
+#[inline(always)]
+fn pair_bytes_len(bytes: &[u8]) -> usize {
+    let mut n = 0;
+    while let Some(block) = bytes.get(n..n + 16) {
+        if !block
+            .iter()
+            .fold(true, |all, &b| all & (b.wrapping_sub(0x21) < 0x5E))
+        {
+            break;
+        }
+        n += 16;
+    }
+    n + bytes[n..]
+        .iter()
+        .position(|&b| b.wrapping_sub(0x21) >= 0x5E)
+        .unwrap_or(bytes.len() - n)
+}
+
+/// The shortest stretch of pairs (bytes) that [`decode_pairs`] stages for the decode run.
+const STAGE_MIN: usize = 16;
+
 /// Decodes the whole valid jis0208 pairs at the start of `src` that fit (leading-byte state).
 /// Returns the bytes read and whether the output is full.
+///
+/// A pair of bytes 0x21–0x7E, each with 0x80 added, is EUC-JP's two-byte jis0208 pair for
+/// the same pointer: stretches of such bytes go through the CJK decode run and pair kernels
+/// with EUC-JP's tables (`Dest::legacy_run`), staged with 0x80 added; where that stops (an
+/// unmapped pair, the last bytes of room), the loop below takes the pairs one by one.
 #[inline(always)]
 fn decode_pairs<D: Dest>(src: &[u8], dst: &mut D) -> (usize, bool) {
+    const STAGE: usize = 256;
     let mut read = 0;
+    loop {
+        let rest = &src[read..];
+        let rest = &rest[..rest.len().min(STAGE)];
+        // Whole pairs only: a leading byte at the end waits for its trailing byte.
+        let n = pair_bytes_len(rest) & !1;
+        if n < STAGE_MIN {
+            break;
+        }
+        let mut stage = [0u8; STAGE];
+        for (staged, &b) in stage.iter_mut().zip(&rest[..n]) {
+            *staged = b | 0x80;
+        }
+        let got = dst.legacy_run(&stage[..n], &euc_jp::PAIRS, &|_| 0, &|leading, byte| {
+            jis0208(leading & 0x7F, byte & 0x7F).map_or(0, u32::from)
+        });
+        read += got;
+        if got < n {
+            break;
+        }
+    }
     while let (Some(&leading @ 0x21..=0x7E), Some(&trailing @ 0x21..=0x7E)) =
         (src.get(read), src.get(read + 1))
     {
@@ -1026,6 +1106,87 @@ mod tests {
             check_encode(ISO_2022_JP, "\u{A5}a\u{A5}", &[], cap);
         }
     }
+
+    /// `len` bytes of valid jis0208 pairs (kanji, kana, Greek: 2 and 3 UTF-8 bytes).
+    fn pairs(len: usize, rng: &mut Rng) -> Vec<u8> {
+        const PAIRS: &[[u8; 2]] = &[
+            *b"\x30\x21",
+            *b"\x46\x7C",
+            *b"\x24\x22",
+            *b"\x26\x21",
+            *b"\x21\x21",
+            *b"\x74\x26",
+        ];
+        let mut bytes: Vec<u8> = (0..len.div_ceil(2))
+            .flat_map(|_| PAIRS[rng.below(PAIRS.len())])
+            .collect();
+        bytes.truncate(len);
+        bytes
+    }
+
+    #[test]
+    fn long_pair_stretches_decode_as_spec_with_an_edge_at_every_position() {
+        let mut rng = Rng(0x2442_3021_467C_2422);
+        // Bytes that end or break a stretch of pairs: an unmapped pair's bytes (0x29 0x21 and
+        // 0x7E 0x7E), an escape sequence, a byte outside 0x21–0x7E, ASCII controls.
+        const EDGES: &[&[u8]] = &[
+            b"\x29\x21",
+            b"\x7E\x7E",
+            b"\x1B(B",
+            b"\x1B$B",
+            b"\x1B(J",
+            b"\x1B",
+            b"\x80",
+            b"\n",
+            b"\x20",
+            b"\x7F",
+        ];
+        let text = pairs(300, &mut rng);
+        for (n, edge) in EDGES.iter().enumerate() {
+            for at in (0..=text.len()).filter(|at| at % 3 == n % 3 || (14..=36).contains(at) || *at > 250) {
+                let input = [b"\x1B$B", &text[..at], edge, &text[at..]].concat();
+                check_decode(ISO_2022_JP, &input, &[], input.len() * 3 + 16);
+            }
+        }
+        for len in 0..=300 {
+            for tail in [&b""[..], b"\x1B(Babc", b"\x29\x21\x30\x21"] {
+                let input = [b"\x1B$B", &pairs(len, &mut rng)[..], tail].concat();
+                check_decode(ISO_2022_JP, &input, &[], input.len() * 3 + 16);
+            }
+        }
+    }
+
+    #[test]
+    fn switching_bytes_decode_as_spec_in_chunks_and_small_buffers() {
+        let mut rng = Rng(0x1B28_421B_2442_0000);
+        const ESCAPES: &[&[u8]] = &[
+            b"\x1B(B", b"\x1B$B", b"\x1B$@", b"\x1B(J", b"\x1B(I", b"\x1B$A", b"\x1B",
+        ];
+        for round in 0..400 {
+            let mut input = Vec::new();
+            for _ in 0..1 + rng.below(8) {
+                input.extend_from_slice(ESCAPES[rng.below(ESCAPES.len())]);
+                let longest = if rng.below(2) == 0 { 80 } else { 8 };
+                let len = rng.below(longest);
+                match rng.below(3) {
+                    0 => input.extend_from_slice(&pairs(len, &mut rng)),
+                    1 => input.extend((0..len).map(|_| b"ab \n\\~!_"[rng.below(8)])),
+                    _ => input.extend((0..len).map(|_| ALPHABET_RANDOM[rng.below(ALPHABET_RANDOM.len())])),
+                }
+            }
+            let mut splits: Vec<usize> = (0..rng.below(4)).map(|_| rng.below(input.len() + 1)).collect();
+            splits.sort_unstable();
+            let cap = if round % 3 == 0 {
+                input.len() * 3 + 16
+            } else {
+                4 + rng.below(80)
+            };
+            check_decode(ISO_2022_JP, &input, &splits, cap);
+        }
+    }
+
+    /// Bytes for random decoder input: escape-relevant ones and pair bytes.
+    const ALPHABET_RANDOM: &[u8] = b"\x1B\x24\x28\x40\x42\x49\x4A\x0E\x5C\x7E\x21\x30\x5F\x7F\x80\x0A\x41";
 
     /// Code points that stop a run or switch to Roman: U+000E, U+000F and U+001B (errors in
     /// ASCII state), U+005C and U+007E, U+00A5 and U+203E (Roman), U+2212 and U+FF61–U+FF9F
