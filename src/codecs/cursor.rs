@@ -400,17 +400,13 @@ pub(crate) trait Source {
     /// `tables`, if given, is the same lookup for the vector kernels (their plain code units
     /// are a subset of what `map` encodes, with the same bytes).
     fn encode_run(&mut self, dst: &mut ByteDest<'_>, tables: Option<&EncodeTables>, map: impl Fn(u32) -> u16);
-    /// [`Source::encode_run`] over the non-ASCII characters at the start of the input only: it
-    /// also stops at an ASCII character (ISO-2022-JP in jis0208 state, where ASCII needs an
-    /// escape sequence first). Looks at most about `2 * dst.left()` code units ahead (the
-    /// input that fills the output), so that small output buffers do not make every call
-    /// scan far.
-    fn encode_non_ascii_run(
-        &mut self,
-        dst: &mut ByteDest<'_>,
-        tables: Option<&EncodeTables>,
-        map: impl Fn(u32) -> u16,
-    );
+    /// Encodes the non-ASCII characters at the start of the input while `map` encodes them
+    /// (as in [`Source::encode_run`], character by character) and they fit, consuming them;
+    /// stops at an ASCII character too (ISO-2022-JP in jis0208 state, where ASCII needs an
+    /// escape sequence first). Surrogates in UTF-16 input are left to the state machine.
+    /// Looks at most about `2 * dst.left()` code units ahead (the input that fills the
+    /// output), so that small output buffers do not make every call scan far.
+    fn encode_non_ascii_run(&mut self, dst: &mut ByteDest<'_>, map: impl Fn(u32) -> u16);
     /// Copies the characters at the start of the input while they are ASCII code points `c`
     /// with bit `c` of `allowed` set, as far as they fit, consuming them (ISO-2022-JP in ASCII
     /// and Roman state, where U+000E, U+000F and U+001B, and in Roman U+005C and U+007E, are
@@ -438,11 +434,6 @@ fn whole_units(units: &[u16], used: usize) -> usize {
     }
 }
 
-/// The shortest non-ASCII stretch (UTF-8 bytes) that [`Source::encode_non_ascii_run`] stages
-/// for the kernels; shorter ones go character by character, where the calls cost more than
-/// they save (ISO-2022-JP encode of `ja.txt` at AVX-512, ad-hoc timing loop, 2026-11-24:
-/// 1140 MB/s from 96 or 48 bytes, 1090 from 192; staging every stretch 880).
-const STAGE_MIN: usize = 96;
 /// The most code units [`Source::encode_non_ascii_run`] looks ahead for its end.
 const NON_ASCII_RUN_MAX: usize = 4096;
 
@@ -515,43 +506,6 @@ fn copy_allowed<T: Copy + Into<u32>>(src: &[T], dst: &mut [u8], allowed: u128) -
 #[inline(always)]
 fn bmp_utf8_len(u: u16) -> usize {
     1 + usize::from(u >= 0x80) + usize::from(u >= 0x800)
-}
-
-/// The `units_to_bytes` kernel over `units` (none ASCII), also vector for a short end of at
-/// least `PAD_MIN` units: the last partial block of 32 goes through it padded with plain
-/// ASCII units, into a scratch block (the padding's bytes are not `units`' and are dropped).
-/// Returns `(read, written)` as the kernel does. `out` must have room for two bytes a unit:
-/// the caller bounds `units`.
-#[inline(always)]
-fn units_to_bytes_padded(
-    kernels: &Kernels,
-    units: &[u16],
-    tables: &EncodeTables,
-    out: &mut [u8],
-) -> (usize, usize) {
-    const BLOCK: usize = 32;
-    // A shorter end goes through the codec's `map` (the same timing as `STAGE_MIN`: 1140
-    // MB/s from 16 units, 1100 with no padding).
-    const PAD_MIN: usize = 16;
-    let whole = units.len() / BLOCK * BLOCK;
-    let (read, written) = kernels.units_to_bytes(&units[..whole], tables, out);
-    let tail = &units[whole..];
-    if read < whole || tail.len() < PAD_MIN {
-        return (read, written);
-    }
-    let mut block = [u16::from(b'A'); BLOCK];
-    block[..tail.len()].copy_from_slice(tail);
-    let mut scratch = [0u8; 2 * BLOCK];
-    let (k, n) = kernels.units_to_bytes(&block, tables, &mut scratch);
-    // The padding units read are one byte each, after the tail's.
-    let k_tail = k.min(tail.len());
-    let n_tail = n - (k - k_tail);
-    let Some(slots) = out.get_mut(written..written + n_tail) else {
-        // Less room than the caller promised: only the whole blocks.
-        return (read, written);
-    };
-    slots.copy_from_slice(&scratch[..n_tail]);
-    (read + k_tail, written + n_tail)
 }
 
 /// Writes what `map` returned for a character (one byte, or two as `lead << 8 | trail`) if
@@ -751,12 +705,7 @@ impl Source for Utf8Source<'_> {
     }
 
     #[inline(always)]
-    fn encode_non_ascii_run(
-        &mut self,
-        dst: &mut ByteDest<'_>,
-        tables: Option<&EncodeTables>,
-        map: impl Fn(u32) -> u16,
-    ) {
+    fn encode_non_ascii_run(&mut self, dst: &mut ByteDest<'_>, map: impl Fn(u32) -> u16) {
         let bytes = self.src.as_bytes();
         let rest = &bytes[self.pos..];
         let mut n = non_ascii_prefix(&rest[..rest.len().min(non_ascii_bound(dst.left()))]);
@@ -767,73 +716,27 @@ impl Source for Utf8Source<'_> {
         let end = self.pos + n;
         let buf = &mut *dst.buf;
         let (mut p, mut w) = (self.pos, dst.pos);
-        if let Some(tables) = tables
-            && self.kernels.vector_transcoders()
-            && self.kernels.vector_units_encode()
-            && n >= STAGE_MIN
-        {
-            'stages: while p < end {
-                // Stage as many units as two bytes each leave room for; the plain ones through
-                // the kernel (see `units_to_bytes_padded`), the rest through `map`.
-                let mut stage = [0u16; ENCODE_STAGE];
-                let room = ((buf.len() - w) / 2).min(ENCODE_STAGE);
-                let (staged_bytes, units) = self
-                    .kernels
-                    .utf8_to_utf16(&bytes[p..end.min(p + 3 * room)], &mut stage[..room]);
-                if units == 0 {
-                    break;
-                }
-                let (k, written) = units_to_bytes_padded(
-                    self.kernels,
-                    &stage[..units],
-                    tables,
-                    buf.get_mut(w..).unwrap_or_default(),
-                );
-                w += written;
-                if k == units {
-                    p += staged_bytes;
-                    continue;
-                }
-                // Plain units are BMP scalar values, each from 1 to 3 UTF-8 bytes.
-                p += stage[..k].iter().map(|&u| bmp_utf8_len(u)).sum::<usize>();
-                for &u in &stage[k..units] {
-                    // Surrogates (astral characters) are the state machine's.
-                    if u & 0xF800 == 0xD800 {
-                        break 'stages;
-                    }
-                    let m = map(u32::from(u));
-                    let n = if m == 0 { 0 } else { put_mapped(buf, w, m) };
-                    if n == 0 {
-                        break 'stages;
-                    }
-                    w += n;
-                    p += bmp_utf8_len(u);
-                }
+        // `p` is a character boundary of a `str` before `end`, which is one too: the whole
+        // character is there.
+        while let Some(&b0) = bytes[..end].get(p) {
+            let cont = |i: usize| u32::from(bytes.get(p + i).copied().unwrap_or(0) & 0x3F);
+            let (c, len) = if b0 < 0xE0 {
+                (u32::from(b0 & 0x1F) << 6 | cont(1), 2)
+            } else if b0 < 0xF0 {
+                (u32::from(b0 & 0x0F) << 12 | cont(1) << 6 | cont(2), 3)
+            } else {
+                (
+                    u32::from(b0 & 0x07) << 18 | cont(1) << 12 | cont(2) << 6 | cont(3),
+                    4,
+                )
+            };
+            let m = map(c);
+            let n = if m == 0 { 0 } else { put_mapped(buf, w, m) };
+            if n == 0 {
+                break;
             }
-        }
-        {
-            // Character by character. `p` is a character boundary of a `str` before `end`, an
-            // ASCII byte or the end of the input: the whole character is there.
-            while let Some(&b0) = bytes[..end].get(p) {
-                let cont = |i: usize| u32::from(bytes.get(p + i).copied().unwrap_or(0) & 0x3F);
-                let (c, len) = if b0 < 0xE0 {
-                    (u32::from(b0 & 0x1F) << 6 | cont(1), 2)
-                } else if b0 < 0xF0 {
-                    (u32::from(b0 & 0x0F) << 12 | cont(1) << 6 | cont(2), 3)
-                } else {
-                    (
-                        u32::from(b0 & 0x07) << 18 | cont(1) << 12 | cont(2) << 6 | cont(3),
-                        4,
-                    )
-                };
-                let m = map(c);
-                let n = if m == 0 { 0 } else { put_mapped(buf, w, m) };
-                if n == 0 {
-                    break;
-                }
-                w += n;
-                p += len;
-            }
+            w += n;
+            p += len;
         }
         self.pos = p;
         dst.pos = w;
@@ -985,52 +888,25 @@ impl Source for Utf16Source<'_> {
     }
 
     #[inline(always)]
-    fn encode_non_ascii_run(
-        &mut self,
-        dst: &mut ByteDest<'_>,
-        tables: Option<&EncodeTables>,
-        map: impl Fn(u32) -> u16,
-    ) {
+    fn encode_non_ascii_run(&mut self, dst: &mut ByteDest<'_>, map: impl Fn(u32) -> u16) {
         let units = self.src;
         let rest = &units[self.pos..];
         let end = self.pos + non_ascii_prefix(&rest[..rest.len().min(non_ascii_bound(dst.left()))]);
         let buf = &mut *dst.buf;
         let (mut p, mut w) = (self.pos, dst.pos);
-        while p < end {
-            let mut next = end;
-            if let Some(tables) = tables
-                && self.kernels.vector_units_encode()
-            {
-                // As many units as two bytes each leave room for (see `units_to_bytes_padded`).
-                let room = (buf.len() - w) / 2;
-                let (k, written) = units_to_bytes_padded(
-                    self.kernels,
-                    &units[p..end.min(p + room)],
-                    tables,
-                    buf.get_mut(w..).unwrap_or_default(),
-                );
-                p += k;
-                w += written;
-                // Then a block through `map` before the kernel again.
-                next = end.min(p + 32);
+        while let Some(&u) = units[..end].get(p) {
+            // Surrogates (pairs and unpaired ones) are the state machine's.
+            let m = if u & 0xF800 == 0xD800 {
+                0
+            } else {
+                map(u32::from(u))
+            };
+            let n = if m == 0 { 0 } else { put_mapped(buf, w, m) };
+            if n == 0 {
+                break;
             }
-            while p < next {
-                // Surrogates (pairs and unpaired ones) are the state machine's.
-                let u = units[p];
-                let m = if u & 0xF800 == 0xD800 {
-                    0
-                } else {
-                    map(u32::from(u))
-                };
-                let n = if m == 0 { 0 } else { put_mapped(buf, w, m) };
-                if n == 0 {
-                    self.pos = p;
-                    dst.pos = w;
-                    return;
-                }
-                w += n;
-                p += 1;
-            }
+            w += n;
+            p += 1;
         }
         self.pos = p;
         dst.pos = w;

@@ -29,9 +29,10 @@
 //!   themselves are copied while they are (`Source::copy_ascii_in`, which checks each for
 //!   U+000E, U+000F, U+001B, and in Roman U+005C and U+007E, before it copies:
 //!   `Source::copy_ascii` would copy those too, and a source cannot be rewound); in jis0208
-//!   state, a run of non-ASCII code points with a jis0208 pointer goes through the CJK encode
-//!   run, bounded to the non-ASCII stretch first (`Source::encode_non_ascii_run`: the run
-//!   writes ASCII as itself, which needs an escape sequence in jis0208 state).
+//!   state, a run of non-ASCII code points with a jis0208 pointer is encoded character by
+//!   character through [`jis0208_bytes`] (`Source::encode_non_ascii_run`, which stops at
+//!   ASCII: unlike `Source::encode_run`, which writes it as itself and needs an escape
+//!   sequence first in jis0208 state).
 
 use crate::codecs::Pending;
 use crate::codecs::cursor::{ByteDest, Dest, Source};
@@ -586,9 +587,9 @@ static ENC_BYTES: [u16; JIS0208_ENC_BLOCKS.len()] = {
     out
 };
 
-/// The jis0208 run's lookup for the vector kernels: `ENC_BYTES` less the code points that
-/// steps 7–9 treat first (the run's closure, [`jis0208_bytes`], maps U+2212 and U+FF61 to
-/// U+FF9F itself).
+/// The lookup of [`Iso2022JpEncoder::encode_switching`] for the `units_to_bytes` kernel:
+/// `ENC_BYTES` less the code points that steps 7–9 treat first (the state machine's, or
+/// [`jis0208_bytes`]'s in jis0208 state).
 static ENC_TABLES: EncodeTables = EncodeTables {
     pages: &JIS0208_ENC_PAGES,
     blocks: Lookup::U16(&ENC_BYTES),
@@ -689,7 +690,7 @@ impl Iso2022JpEncoder {
             match self.iso_2022_jp_encoder_state {
                 EncoderState::Ascii => src.copy_ascii_in(dst, ASCII_SELF),
                 EncoderState::Roman => src.copy_ascii_in(dst, ROMAN_SELF),
-                EncoderState::Jis0208 => src.encode_non_ascii_run(dst, Some(&ENC_TABLES), jis0208_bytes),
+                EncoderState::Jis0208 => src.encode_non_ascii_run(dst, jis0208_bytes),
             }
             if let Some(result) = self.step(src, dst, last) {
                 return result;
