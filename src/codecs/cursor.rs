@@ -400,6 +400,106 @@ pub(crate) trait Source {
     /// `tables`, if given, is the same lookup for the vector kernels (their plain code units
     /// are a subset of what `map` encodes, with the same bytes).
     fn encode_run(&mut self, dst: &mut ByteDest<'_>, tables: Option<&EncodeTables>, map: impl Fn(u32) -> u16);
+    /// Encodes the non-ASCII characters at the start of the input while `map` encodes them
+    /// (as in [`Source::encode_run`], character by character) and they fit, consuming them;
+    /// stops at an ASCII character too (ISO-2022-JP in jis0208 state, where ASCII needs an
+    /// escape sequence first). Surrogates in UTF-16 input are left to the state machine.
+    /// Looks at most about `2 * dst.left()` code units ahead (the input that fills the
+    /// output), so that small output buffers do not make every call scan far.
+    fn encode_non_ascii_run(&mut self, dst: &mut ByteDest<'_>, map: impl Fn(u32) -> u16);
+    /// Copies the characters at the start of the input while they are ASCII code points `c`
+    /// with bit `c` of `allowed` set, as far as they fit, consuming them (ISO-2022-JP in ASCII
+    /// and Roman state, where U+000E, U+000F and U+001B, and in Roman U+005C and U+007E, are
+    /// not themselves).
+    fn copy_ascii_in(&mut self, dst: &mut ByteDest<'_>, allowed: u128);
+    /// Hands `f` the kernels and the next code units of the input as UTF-16, at most `max` and
+    /// [`ENCODE_STAGE`] (from UTF-8: whole characters converted by the transcoding kernel into
+    /// a stage), and consumes the units `f` returns it used (rounded down to whole
+    /// characters). For an encoder that works on UTF-16 units with its own loop around the
+    /// `units_to_bytes` kernel (ISO-2022-JP, whose escape sequences go between the kernel's
+    /// runs).
+    fn with_utf16(&mut self, max: usize, f: impl FnOnce(&'static Kernels, &[u16]) -> usize);
+    /// The kernels this source was made with (the encoder's level).
+    fn kernels(&self) -> &'static Kernels;
+}
+
+/// How many of `units` (UTF-16) `used` stands for, rounded down to whole characters: a
+/// leading surrogate at the end goes with its trailing one.
+#[inline(always)]
+fn whole_units(units: &[u16], used: usize) -> usize {
+    let used = used.min(units.len());
+    match used.checked_sub(1).map(|i| units[i]) {
+        Some(0xD800..=0xDBFF) => used - 1,
+        _ => used,
+    }
+}
+
+/// The most code units [`Source::encode_non_ascii_run`] looks ahead for its end.
+const NON_ASCII_RUN_MAX: usize = 4096;
+
+/// How far [`Source::encode_non_ascii_run`] looks ahead: the input that could fill `left`
+/// bytes of output (each character it encodes is at most two bytes from at least one unit,
+/// or three from two), plus a character's worth so that any room makes progress.
+#[inline(always)]
+fn non_ascii_bound(left: usize) -> usize {
+    left.saturating_mul(2).saturating_add(4).min(NON_ASCII_RUN_MAX)
+}
+
+/// The length of the prefix of `units` with no unit below 0x80, sixteen at a time (a loop the
+/// compiler vectorises) and then one by one in the block that has one.
+#[inline(always)]
+fn non_ascii_prefix<T: Copy + Into<u32>>(units: &[T]) -> usize {
+    let mut n = 0;
+    while let Some(block) = units.get(n..n + 16) {
+        if !block.iter().fold(true, |all, &u| all & (u.into() >= 0x80)) {
+            break;
+        }
+        n += 16;
+    }
+    n + units[n..]
+        .iter()
+        .position(|&u| u.into() < 0x80)
+        .unwrap_or(units.len() - n)
+}
+
+/// Copies the prefix of `src` whose units are ASCII `c` with bit `c` of `allowed` set into
+/// `dst`, as far as it fits; returns its length. Sixteen units at a time while they are all
+/// printable (and allowed), one by one in a block that is not.
+#[inline(always)]
+fn copy_allowed<T: Copy + Into<u32>>(src: &[T], dst: &mut [u8], allowed: u128) -> usize {
+    let len = src.len().min(dst.len());
+    let (src, dst) = (&src[..len], &mut dst[..len]);
+    // Bits 0x20 to 0x7E.
+    const PRINTABLE: u128 = (u128::MAX >> 1) >> 0x20 << 0x20;
+    // All of 0x20..=0x7E allowed: a block of those is copied without the bit test.
+    let printable = allowed & PRINTABLE == PRINTABLE;
+    let ok = |u: T| {
+        let u: u32 = u.into();
+        u < 0x80 && allowed >> u & 1 != 0
+    };
+    let mut n = 0;
+    loop {
+        if printable
+            && let (Some(block), Some(out)) = (src.get(n..n + 16), dst.get_mut(n..n + 16))
+            && block
+                .iter()
+                .fold(true, |all, &u| all & (u.into().wrapping_sub(0x20) < 0x5F))
+        {
+            for (slot, &u) in out.iter_mut().zip(block) {
+                *slot = u.into() as u8;
+            }
+            n += 16;
+            continue;
+        }
+        let end = len.min(n + 16);
+        while n < end && ok(src[n]) {
+            dst[n] = src[n].into() as u8;
+            n += 1;
+        }
+        if n < end || n == len {
+            return n;
+        }
+    }
 }
 
 /// The UTF-8 length of a code unit that is not a surrogate.
@@ -603,6 +703,82 @@ impl Source for Utf8Source<'_> {
         self.pos = p;
         dst.pos = w;
     }
+
+    #[inline(always)]
+    fn encode_non_ascii_run(&mut self, dst: &mut ByteDest<'_>, map: impl Fn(u32) -> u16) {
+        let bytes = self.src.as_bytes();
+        let rest = &bytes[self.pos..];
+        let mut n = non_ascii_prefix(&rest[..rest.len().min(non_ascii_bound(dst.left()))]);
+        // An ASCII byte, or the end of the input, is a character boundary; the bound may not be.
+        while !self.src.is_char_boundary(self.pos + n) {
+            n -= 1;
+        }
+        let end = self.pos + n;
+        let buf = &mut *dst.buf;
+        let (mut p, mut w) = (self.pos, dst.pos);
+        // `p` is a character boundary of a `str` before `end`, which is one too: the whole
+        // character is there.
+        while let Some(&b0) = bytes[..end].get(p) {
+            let cont = |i: usize| u32::from(bytes.get(p + i).copied().unwrap_or(0) & 0x3F);
+            let (c, len) = if b0 < 0xE0 {
+                (u32::from(b0 & 0x1F) << 6 | cont(1), 2)
+            } else if b0 < 0xF0 {
+                (u32::from(b0 & 0x0F) << 12 | cont(1) << 6 | cont(2), 3)
+            } else {
+                (
+                    u32::from(b0 & 0x07) << 18 | cont(1) << 12 | cont(2) << 6 | cont(3),
+                    4,
+                )
+            };
+            let m = map(c);
+            let n = if m == 0 { 0 } else { put_mapped(buf, w, m) };
+            if n == 0 {
+                break;
+            }
+            w += n;
+            p += len;
+        }
+        self.pos = p;
+        dst.pos = w;
+    }
+    #[inline(always)]
+    fn copy_ascii_in(&mut self, dst: &mut ByteDest<'_>, allowed: u128) {
+        let n = copy_allowed(
+            &self.src.as_bytes()[self.pos..],
+            dst.buf.get_mut(dst.pos..).unwrap_or_default(),
+            allowed,
+        );
+        self.pos += n;
+        dst.pos += n;
+    }
+    #[inline(always)]
+    fn with_utf16(&mut self, max: usize, f: impl FnOnce(&'static Kernels, &[u16]) -> usize) {
+        let rest = &self.src.as_bytes()[self.pos..];
+        let max = max.min(ENCODE_STAGE);
+        let mut stage = [0u16; ENCODE_STAGE];
+        let (read, units) = self
+            .kernels
+            .utf8_to_utf16(&rest[..rest.len().min(3 * max)], &mut stage[..max]);
+        let units = &stage[..units];
+        let used = whole_units(units, f(self.kernels, units));
+        self.pos += if used == units.len() {
+            read
+        } else {
+            units[..used]
+                .iter()
+                .map(|&u| match u {
+                    // A surrogate pair: four bytes.
+                    0xD800..=0xDBFF => 4,
+                    0xDC00..=0xDFFF => 0,
+                    _ => bmp_utf8_len(u),
+                })
+                .sum::<usize>()
+        };
+    }
+    #[inline(always)]
+    fn kernels(&self) -> &'static Kernels {
+        self.kernels
+    }
 }
 
 /// Below this many UTF-16 code units left, an encode run into a single-byte encoding takes
@@ -755,6 +931,51 @@ impl Source for Utf16Source<'_> {
         }
         self.pos = p;
         dst.pos = w;
+    }
+
+    #[inline(always)]
+    fn encode_non_ascii_run(&mut self, dst: &mut ByteDest<'_>, map: impl Fn(u32) -> u16) {
+        let units = self.src;
+        let rest = &units[self.pos..];
+        let end = self.pos + non_ascii_prefix(&rest[..rest.len().min(non_ascii_bound(dst.left()))]);
+        let buf = &mut *dst.buf;
+        let (mut p, mut w) = (self.pos, dst.pos);
+        while let Some(&u) = units[..end].get(p) {
+            // Surrogates (pairs and unpaired ones) are the state machine's.
+            let m = if u & 0xF800 == 0xD800 {
+                0
+            } else {
+                map(u32::from(u))
+            };
+            let n = if m == 0 { 0 } else { put_mapped(buf, w, m) };
+            if n == 0 {
+                break;
+            }
+            w += n;
+            p += 1;
+        }
+        self.pos = p;
+        dst.pos = w;
+    }
+    #[inline(always)]
+    fn copy_ascii_in(&mut self, dst: &mut ByteDest<'_>, allowed: u128) {
+        let n = copy_allowed(
+            &self.src[self.pos..],
+            dst.buf.get_mut(dst.pos..).unwrap_or_default(),
+            allowed,
+        );
+        self.pos += n;
+        dst.pos += n;
+    }
+    #[inline(always)]
+    fn with_utf16(&mut self, max: usize, f: impl FnOnce(&'static Kernels, &[u16]) -> usize) {
+        let rest = &self.src[self.pos..];
+        let units = &rest[..rest.len().min(max).min(ENCODE_STAGE)];
+        self.pos += whole_units(units, f(self.kernels, units));
+    }
+    #[inline(always)]
+    fn kernels(&self) -> &'static Kernels {
+        self.kernels
     }
 }
 
