@@ -256,14 +256,18 @@ static ENC_BYTES: [u16; JIS0208_ENC_BLOCKS.len()] =
 pub(crate) static ENC_TABLES: EncodeTables = EncodeTables {
     pages: &JIS0208_ENC_PAGES,
     blocks: Lookup::U16(&ENC_BYTES),
-    declined: [
-        (0xA5, 0xA5),
-        (0x203E, 0x203E),
-        (0x2212, 0x2212),
-        (0xFF61, 0xFF9F),
-        (0xFFFF, 0),
-    ],
+    declined: DECLINED,
 };
+
+/// The code points the encoders of jis0208 (EUC-JP's and ISO-2022-JP's) treat before their
+/// index pointer: U+00A5, U+203E, U+2212 and the half-width katakana.
+pub(crate) const DECLINED: [(u16, u16); 5] = [
+    (0xA5, 0xA5),
+    (0x203E, 0x203E),
+    (0x2212, 0x2212),
+    (0xFF61, 0xFF9F),
+    (0xFFFF, 0),
+];
 
 /// What the encoder writes for one non-ASCII code point.
 enum Mapped {

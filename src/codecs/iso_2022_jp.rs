@@ -35,8 +35,8 @@
 //!   sequence first in jis0208 state).
 
 use crate::codecs::Pending;
-use crate::codecs::cursor::{ByteDest, Dest, Source};
-use crate::codecs::euc_jp;
+use crate::codecs::cursor::{self, ByteDest, Dest, Source};
+use crate::codecs::{euc_jp, runs};
 use crate::results::{EncoderResult, Status};
 use crate::simd::{EncodeTables, Lookup};
 use crate::tables::iso_2022_jp_katakana::ISO_2022_JP_KATAKANA;
@@ -573,19 +573,9 @@ const ROMAN_SELF: u128 = ASCII_SELF & !(1 << 0x5C | 1 << 0x7E);
 
 /// Steps 13–15's two bytes (pointer / 94 + 0x21, pointer % 94 + 0x21, as `lead << 8 |
 /// trail`) of each code point with an index jis0208 pointer, in the pages of
-/// `JIS0208_ENC_PAGES`, built at compile time from its blocks of `pointer + 1`.
-static ENC_BYTES: [u16; JIS0208_ENC_BLOCKS.len()] = {
-    let mut out = [0u16; JIS0208_ENC_BLOCKS.len()];
-    let mut i = 0;
-    while i < out.len() {
-        if JIS0208_ENC_BLOCKS[i] != 0 {
-            let pointer = JIS0208_ENC_BLOCKS[i] - 1;
-            out[i] = (pointer / 94 + 0x21) << 8 | (pointer % 94 + 0x21);
-        }
-        i += 1;
-    }
-    out
-};
+/// `JIS0208_ENC_PAGES`.
+static ENC_BYTES: [u16; JIS0208_ENC_BLOCKS.len()] =
+    runs::pointer_bytes(&JIS0208_ENC_BLOCKS, runs::PointerBytes::Iso2022Jp);
 
 /// The lookup of [`Iso2022JpEncoder::encode_switching`] for the `units_to_bytes` kernel:
 /// `ENC_BYTES` less the code points that steps 7–9 treat first (the state machine's, or
@@ -593,13 +583,7 @@ static ENC_BYTES: [u16; JIS0208_ENC_BLOCKS.len()] = {
 static ENC_TABLES: EncodeTables = EncodeTables {
     pages: &JIS0208_ENC_PAGES,
     blocks: Lookup::U16(&ENC_BYTES),
-    declined: [
-        (0xA5, 0xA5),
-        (0x203E, 0x203E),
-        (0x2212, 0x2212),
-        (0xFF61, 0xFF9F),
-        (0xFFFF, 0),
-    ],
+    declined: euc_jp::DECLINED,
 };
 
 /// What jis0208 state writes for the non-ASCII code point `code_point` without switching:
@@ -645,23 +629,6 @@ fn push_short(dst: &mut ByteDest<'_>, mut bytes: &[u8]) {
     if let Some(&byte) = bytes.first() {
         dst.push_byte(byte);
     }
-}
-
-/// The length of the prefix of `units` with no ASCII unit: sixteen at a time (a loop the
-/// compiler vectorises), then one by one in the block that has one.
-#[inline(always)]
-fn non_ascii_len(units: &[u16]) -> usize {
-    let mut n = 0;
-    while let Some(block) = units.get(n..n + 16) {
-        if !block.iter().fold(true, |all, &u| all & (u >= 0x80)) {
-            break;
-        }
-        n += 16;
-    }
-    n + units[n..]
-        .iter()
-        .position(|&u| u < 0x80)
-        .unwrap_or(units.len() - n)
 }
 
 impl Iso2022JpEncoder {
@@ -751,7 +718,7 @@ impl Iso2022JpEncoder {
                             break;
                         }
                     } else {
-                        j += non_ascii_len(&units[j..]);
+                        j += cursor::non_ascii_prefix(&units[j..]);
                     }
                     if is_ascii == jis {
                         // 6. An ASCII code point in jis0208 state: switch to ASCII (0x1B 0x28

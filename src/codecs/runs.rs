@@ -265,6 +265,8 @@ pub(crate) enum PointerBytes {
     ShiftJis,
     /// EUC-JP encoder steps 9–11: rows of 94 from 0xA1.
     EucJp,
+    /// ISO-2022-JP encoder steps 13–15: rows of 94 from 0x21.
+    Iso2022Jp,
     /// gb18030 encoder steps 7–10: rows of 190 from 0x81, trails 0x40/0x41.
     Gb18030,
     /// EUC-KR encoder steps 5–7: rows of 190 from 0x81, trails from 0x41.
@@ -285,6 +287,7 @@ impl PointerBytes {
                 (leading + leading_offset, trailing + offset)
             }
             PointerBytes::EucJp => (pointer / 94 + 0xA1, pointer % 94 + 0xA1),
+            PointerBytes::Iso2022Jp => (pointer / 94 + 0x21, pointer % 94 + 0x21),
             PointerBytes::Gb18030 => {
                 let trailing = pointer % 190;
                 let offset = if trailing < 0x3F { 0x40 } else { 0x41 };

@@ -460,8 +460,8 @@ macro_rules! small_encode_from_utf8 {
     }};
 }
 
-/// A runner encoding each of `$input`'s UTF-16 inputs (an `Rc<UnitPieces>`) to UTF-8 with a
-/// fresh encoder of `$utf8`.
+/// A runner encoding each of `$input`'s UTF-16 inputs (an `Rc<UnitPieces>`) with a fresh
+/// encoder of `$enc` (a simdenc or encoding_rs `&'static Encoding`).
 macro_rules! small_encode_from_utf16 {
     ($enc:expr, $input:expr) => {{
         let enc = $enc;
