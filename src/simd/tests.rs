@@ -841,6 +841,49 @@ fn utf8_long_ascii_runs() {
     }
 }
 
+/// Inputs long enough for the validator to check the bytes up to the first 64-byte boundary
+/// as a block of their own, at every address modulo 64, with a multi-byte character or an
+/// error at every position of that first block and the next.
+#[test]
+fn utf8_validation_every_alignment() {
+    let specials: [&[u8]; 5] = [
+        b"\xC3\xA9",
+        b"\xE6\x97\xA5",
+        b"\xF0\x9F\x98\x80",
+        b"\xE6\x97",
+        b"\x80",
+    ];
+    let len = 1100;
+    let base: Vec<u8> = (0..len).map(|i| b'a' + (i % 26) as u8).collect();
+    let mut store = vec![0u8; len + 64];
+    let s = scalar_table();
+    for k in levels() {
+        for align in (0..64).step_by(stride()) {
+            let start = (64 - store.as_ptr() as usize % 64) % 64 + align;
+            let start = start % 64;
+            for pos in (0..130).chain(len - 70..len).step_by(stride()) {
+                for special in specials {
+                    let v = &mut store[start..start + len];
+                    v.copy_from_slice(&base);
+                    for (i, &b) in special.iter().enumerate() {
+                        if pos + i < len {
+                            v[pos + i] = b;
+                        }
+                    }
+                    for v in [&store[start..start + len], &store[start..start + len - 1]] {
+                        assert_eq!(
+                            k.utf8_valid_up_to(v),
+                            s.utf8_valid_up_to(v),
+                            "{:?} align {align} pos {pos} special {special:?}",
+                            k.level()
+                        );
+                    }
+                }
+            }
+        }
+    }
+}
+
 /// The upper-half tables of the 28 single-byte encodings and of x-user-defined (which shares
 /// the kernels).
 fn all_single_byte_tables() -> Vec<&'static [u16; 128]> {

@@ -209,6 +209,18 @@ impl generic::utf8::Utf8Vector for __m512i {
         }
     }
     #[inline(always)]
+    unsafe fn load_after_zeros(src: *const u8, skip: usize) -> Option<Self> {
+        // SAFETY: the expand load reads exactly as many bytes as the mask has bits,
+        // `64 - skip`, which the caller guarantees readable, into lanes `skip..64`;
+        // AVX-512VBMI2 per the trait contract.
+        unsafe {
+            Some(_mm512_maskz_expandloadu_epi8(
+                !super::avx512_transcode::low_bits64(skip),
+                src.cast(),
+            ))
+        }
+    }
+    #[inline(always)]
     unsafe fn store_partial(self, dst: *mut u8, n: usize) -> bool {
         // SAFETY: the mask selects the first `n` bytes, which the caller guarantees
         // writable; masked-off bytes are not written; AVX-512BW per the trait contract.
