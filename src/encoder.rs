@@ -13,6 +13,11 @@ use crate::simd::Kernels;
 /// The longest numeric character reference, `&#1114111;`.
 const NCR_EXTRA: usize = 10;
 
+/// UTF-16 inputs shorter than this into a single-byte encoding take
+/// [`SingleByteEncoder::encode_utf16_prefix`](crate::codecs::single_byte::SingleByteEncoder::encode_utf16_prefix)
+/// first (longer ones are the vector kernels').
+const SHORT_SINGLE_BYTE_UNITS: usize = 64;
+
 /// A converter that encodes a Unicode stream into bytes according to an encoding, in a
 /// streaming (incremental) manner.
 ///
@@ -232,6 +237,26 @@ impl Encoder {
         dst: &mut [u8],
         last: bool,
     ) -> (CoderResult, usize, usize, bool) {
+        if let VariantEncoder::SingleByte(encoder) = &self.variant
+            && src.len() < SHORT_SINGLE_BYTE_UNITS
+            && dst.len() >= src.len() + NCR_EXTRA
+        {
+            // A short input into a single-byte encoding (stateless, one byte a unit): its
+            // mapped units in one loop, without the general path's set-up (9-unit inputs of
+            // Cyrillic into windows-1251, ad-hoc loop, AVX-512: 21.1 -> 15.0-15.5 ns; encoding_rs
+            // 18.9). Whatever it leaves (a surrogate, an unmappable character) goes the general
+            // way, as the rest of the same call: `dst` holds room for it as before.
+            let done = encoder.encode_utf16_prefix(src, dst);
+            if done == src.len() {
+                return (CoderResult::InputEmpty, done, done, false);
+            }
+            let kernels = self.kernels;
+            let (result, read, written, had) =
+                self.replacing(src.len() - done, &mut dst[done..], last, |read| {
+                    Utf16Source::new(&src[done + read..], kernels)
+                });
+            return (result, done + read, done + written, had);
+        }
         let kernels = self.kernels;
         self.replacing(src.len(), dst, last, |read| {
             Utf16Source::new(&src[read..], kernels)

@@ -266,3 +266,53 @@ fn generated_text_through_every_encoder_chunked() {
         }
     }
 }
+
+/// Short UTF-16 inputs into the single-byte encodings (below 64 units they take a loop of
+/// their own first): an unmappable character, an astral one and a lone surrogate at every
+/// position, with outputs from just too small for that loop to a little more than enough,
+/// against `spec` in html mode (a lone surrogate is U+FFFD, as `String::from_utf16_lossy`
+/// makes it).
+#[test]
+fn short_utf16_into_single_byte_encodings() {
+    let cases: [&[u16]; 4] = [&[0x3042], &[0xD83D, 0xDE00], &[0xD800], &[0xDC00]];
+    for enc in encoders().filter(|e| e.is_single_byte()) {
+        // Mapped characters of this encoding and ASCII, by decoding its upper half.
+        let upper: Vec<u8> = (0x80..=0xFFu8).collect();
+        let mapped: Vec<u16> = enc
+            .decode_without_bom_handling(&upper)
+            .0
+            .encode_utf16()
+            .filter(|&u| u != 0xFFFD)
+            .chain(b"a, ".map(u16::from))
+            .collect();
+        for len in [1usize, 2, 9, 31, 63, 64] {
+            let base: Vec<u16> = (0..len).map(|i| mapped[(i * 7) % mapped.len()]).collect();
+            for pos in 0..=len {
+                for case in cases {
+                    let mut units = base.clone();
+                    units.splice(pos..pos.min(len), case.iter().copied());
+                    let text = String::from_utf16_lossy(&units);
+                    let expect = spec::run_encoder(enc, &text, ErrorMode::Html).output;
+                    for extra in [9usize, 10, 11, 40] {
+                        let cap = units.len() + extra;
+                        let mut encoder = enc.new_encoder();
+                        let mut out = Vec::new();
+                        let mut read = 0;
+                        loop {
+                            let mut buf = vec![0u8; cap];
+                            let (result, r, w, _) = encoder.encode_from_utf16(&units[read..], &mut buf, true);
+                            out.extend_from_slice(&buf[..w]);
+                            read += r;
+                            if result == simdenc::CoderResult::InputEmpty {
+                                break;
+                            }
+                            assert!(r + w > 0, "{}: no progress", enc.name());
+                        }
+                        assert_eq!(read, units.len(), "{} {units:04X?}", enc.name());
+                        assert_eq!(out, expect, "{} {units:04X?} cap {cap}", enc.name());
+                    }
+                }
+            }
+        }
+    }
+}

@@ -63,6 +63,28 @@ impl SingleByteEncoder {
         SingleByteEncoder { tables }
     }
 
+    /// Encodes the prefix of `src` (UTF-16) whose units are ASCII or mapped, as far as `dst`
+    /// holds it; returns its length (units read = bytes written). It stops at a surrogate
+    /// and at an unmappable unit, which it leaves to [`SingleByteEncoder::encode`].
+    #[inline]
+    pub(crate) fn encode_utf16_prefix(&self, src: &[u16], dst: &mut [u8]) -> usize {
+        let mut k = 0;
+        for (&u, slot) in src.iter().zip(dst) {
+            *slot = if u < 0x80 {
+                u as u8
+            } else if u & 0xF800 == 0xD800 {
+                break;
+            } else {
+                match self.tables.encode(u32::from(u)) {
+                    0 => break,
+                    b => b,
+                }
+            };
+            k += 1;
+        }
+        k
+    }
+
     /// <https://encoding.spec.whatwg.org/#single-byte-encoder>
     pub(crate) fn encode<S: Source>(
         &mut self,
