@@ -114,9 +114,16 @@ const VECTOR_ENCODE_MIN: usize = 32;
 
 /// The most UTF-16 code units an encode run from UTF-8 converts at a time, where the
 /// transcoding kernels are vector kernels (the UTF-8 to UTF-16 kernel leaves less of each
-/// piece to its scalar tail; EUC-KR encode 1.0 -> 1.4 GB/s against 64, and 1024 measured
-/// slower, `simdenc bench --filter cjk-encode --level avx512`, 2026-11-23).
-const ENCODE_STAGE: usize = 256;
+/// piece to its scalar tail; EUC-KR encode 1.0 -> 1.4 GB/s against 64, `simdenc bench
+/// --filter cjk-encode --level avx512`, 2026-11-23). 1024 against 256, since a run zeroes its
+/// stage once (same bench, 4 alternating rounds, best, 2026-11-24): EUC-KR 2110 -> 2322 MB/s,
+/// Big5 2463 -> 2647, gb18030 2278 -> 2568, Shift_JIS 2187 -> 2297; `--filter sb-encode`:
+/// windows-1256 1849 -> 2327, windows-1253 2468 -> 2737, the others within 1.5%.
+const ENCODE_STAGE: usize = 1024;
+
+/// The most UTF-16 code units [`Source::with_utf16`] hands over at a time (its stage is
+/// zeroed at each call, and ISO-2022-JP, its user, takes 256 at most).
+const WITH_UTF16_STAGE: usize = 256;
 
 /// Decoder output into UTF-8.
 pub(crate) struct Utf8Dest<'a> {
@@ -413,7 +420,7 @@ pub(crate) trait Source {
     /// not themselves).
     fn copy_ascii_in(&mut self, dst: &mut ByteDest<'_>, allowed: u128);
     /// Hands `f` the kernels and the next code units of the input as UTF-16, at most `max` and
-    /// [`ENCODE_STAGE`] (from UTF-8: whole characters converted by the transcoding kernel into
+    /// [`WITH_UTF16_STAGE`] (from UTF-8: whole characters converted by the transcoding kernel into
     /// a stage), and consumes the units `f` returns it used (rounded down to whole
     /// characters). For an encoder that works on UTF-16 units with its own loop around the
     /// `units_to_bytes` kernel (ISO-2022-JP, whose escape sequences go between the kernel's
@@ -754,8 +761,8 @@ impl Source for Utf8Source<'_> {
     #[inline(always)]
     fn with_utf16(&mut self, max: usize, f: impl FnOnce(&'static Kernels, &[u16]) -> usize) {
         let rest = &self.src.as_bytes()[self.pos..];
-        let max = max.min(ENCODE_STAGE);
-        let mut stage = [0u16; ENCODE_STAGE];
+        let max = max.min(WITH_UTF16_STAGE);
+        let mut stage = [0u16; WITH_UTF16_STAGE];
         let (read, units) = self
             .kernels
             .utf8_to_utf16(&rest[..rest.len().min(3 * max)], &mut stage[..max]);
@@ -971,7 +978,7 @@ impl Source for Utf16Source<'_> {
     #[inline(always)]
     fn with_utf16(&mut self, max: usize, f: impl FnOnce(&'static Kernels, &[u16]) -> usize) {
         let rest = &self.src[self.pos..];
-        let units = &rest[..rest.len().min(max).min(ENCODE_STAGE)];
+        let units = &rest[..rest.len().min(max).min(WITH_UTF16_STAGE)];
         self.pos += whole_units(units, f(self.kernels, units));
     }
     #[inline(always)]
