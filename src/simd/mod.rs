@@ -123,6 +123,11 @@ pub(crate) struct PairTables {
     pub(crate) row_len: u16,
     /// The index, code point by pointer (0: none); `U16` or `U32`.
     pub(crate) index: Lookup,
+    /// Whether every entry of `index` below its limit is a plain code point from U+0080
+    /// (mapped, BMP, not a surrogate): then a kernel's gathered code points need no check
+    /// (index gb18030's two-byte pointers; the others have holes).
+    #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
+    pub(crate) all_plain: bool,
     /// The same leads and trails by nibbles, for kernels without 128-entry byte lookups (the
     /// AVX2 one; none reads them on other architectures yet).
     #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
@@ -208,11 +213,27 @@ impl PairTables {
             max_row == 0 || (max_row - 1) * row_len as u32 + max_col <= 0xFFFF,
             "pointers fit in 16 bits"
         );
+        // Whether every entry a kernel may look up (below the limit) is plain, from 0x80.
+        let limit = index.limit();
+        let mut all_plain = true;
+        let mut i = 0;
+        while i < limit {
+            let code_point = match index {
+                Lookup::U8(t) => t[i] as u32,
+                Lookup::U16(t) => t[i] as u32,
+                Lookup::U32(t) => t[i],
+            };
+            if code_point < 0x80 || code_point > 0xFFFF || code_point & 0xF800 == 0xD800 {
+                all_plain = false;
+            }
+            i += 1;
+        }
         PairTables {
             lead_row,
             trail_col,
             row_len,
             index,
+            all_plain,
             nibbles,
         }
     }

@@ -529,6 +529,26 @@ fn pair_kernels_edge_code_points() {
     }
 }
 
+/// `PairTables::all_plain` (which lets a kernel skip the checks of what it gathers) against
+/// every entry a kernel may look up, for each family's tables; index gb18030's two-byte
+/// pointers are all plain, the others have holes.
+#[test]
+fn pair_tables_all_plain() {
+    for (encoding, tables) in crate::codecs::pair_tables() {
+        let plain = (0..tables.index.limit()).all(|i| {
+            let c = tables.index.get(i).unwrap();
+            (0x80..=0xFFFF).contains(&c) && !(0xD800..=0xDFFF).contains(&c)
+        });
+        assert_eq!(tables.all_plain, plain, "{}", encoding.name());
+        assert_eq!(
+            plain,
+            encoding == crate::GB18030 || encoding == crate::GBK,
+            "{}",
+            encoding.name()
+        );
+    }
+}
+
 /// The two-byte CJK kernels on characters below U+0800 (two bytes of UTF-8, one unit of
 /// UTF-16) in each family's encoding: one or a run of them at every position of CJK text,
 /// and text of them with CJK characters at every position, with output buffers of every

@@ -209,15 +209,19 @@ unsafe fn block(v: __m512i, len: usize, t: &Tables, tables: &PairTables) -> Opti
             }
             // The lanes in `m` are below the limit (checked just above).
             let cp = gather(m, pointer, tables.index);
-            let low = _mm512_mask_cmplt_epu32_mask(m, cp, _mm512_set1_epi32(0x80));
-            let astral = _mm512_mask_cmpgt_epu32_mask(m, cp, _mm512_set1_epi32(0xFFFF));
-            let surrogate = _mm512_mask_cmpeq_epi32_mask(
-                m,
-                _mm512_and_si512(cp, _mm512_set1_epi32(0xF800)),
-                _mm512_set1_epi32(0xD800),
-            );
-            if low | astral | surrogate != 0 {
-                return None;
+            // A table all plain needs no check (gb18030's HTML page into UTF-8, ad-hoc loop,
+            // 3 alternating rounds, best: 5161 -> 5451 MB/s, 2026-11-24).
+            if !tables.all_plain {
+                let low = _mm512_mask_cmplt_epu32_mask(m, cp, _mm512_set1_epi32(0x80));
+                let astral = _mm512_mask_cmpgt_epu32_mask(m, cp, _mm512_set1_epi32(0xFFFF));
+                let surrogate = _mm512_mask_cmpeq_epi32_mask(
+                    m,
+                    _mm512_and_si512(cp, _mm512_set1_epi32(0xF800)),
+                    _mm512_set1_epi32(0xD800),
+                );
+                if low | astral | surrogate != 0 {
+                    return None;
+                }
             }
             *slot = cp;
             *wide = _mm512_mask_cmpge_epu32_mask(m, cp, _mm512_set1_epi32(0x800));
