@@ -5,18 +5,13 @@
 //! character becomes `&#N;` (N in decimal), as HTML form submission requires.
 
 use crate::codecs::VariantEncoder;
-use crate::codecs::cursor::{ByteDest, Source, Utf8Source, Utf16Source};
+use crate::codecs::cursor::{ByteDest, SINGLE_BYTE_UNITS_MIN, Source, Utf8Source, Utf16Source};
 use crate::encoding::Encoding;
 use crate::results::{CoderResult, EncoderResult};
 use crate::simd::Kernels;
 
 /// The longest numeric character reference, `&#1114111;`.
 const NCR_EXTRA: usize = 10;
-
-/// UTF-16 inputs shorter than this into a single-byte encoding take
-/// [`SingleByteEncoder::encode_utf16_prefix`](crate::codecs::single_byte::SingleByteEncoder::encode_utf16_prefix)
-/// first (longer ones are the vector kernels').
-const SHORT_SINGLE_BYTE_UNITS: usize = 64;
 
 /// A converter that encodes a Unicode stream into bytes according to an encoding, in a
 /// streaming (incremental) manner.
@@ -238,7 +233,7 @@ impl Encoder {
         last: bool,
     ) -> (CoderResult, usize, usize, bool) {
         if let VariantEncoder::SingleByte(encoder) = &self.variant
-            && src.len() < SHORT_SINGLE_BYTE_UNITS
+            && src.len() < SINGLE_BYTE_UNITS_MIN
             && dst.len() >= src.len() + NCR_EXTRA
         {
             // A short input into a single-byte encoding (stateless, one byte a unit): its

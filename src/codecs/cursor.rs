@@ -533,10 +533,12 @@ fn bmp_utf8_len(u: u16) -> usize {
 }
 
 /// Writes what `map` returned for a character (one byte, or two as `lead << 8 | trail`) if
-/// it fits; returns the bytes written, 0 if it does not fit.
+/// it is mapped (not 0) and fits; returns the bytes written, 0 if unmapped or it does not fit.
 #[inline(always)]
 fn put_mapped(buf: &mut [u8], w: usize, m: u16) -> usize {
-    if m < 0x100 {
+    if m == 0 {
+        0
+    } else if m < 0x100 {
         match buf.get_mut(w) {
             Some(slot) => {
                 *slot = m as u8;
@@ -666,10 +668,6 @@ impl Source for Utf8Source<'_> {
                     }
                     let m = if u < 0x80 { u } else { map(u32::from(u)) };
                     let len = bmp_utf8_len(u);
-                    if m == 0 {
-                        whole = false;
-                        break;
-                    }
                     let n = put_mapped(buf, w, m);
                     if n == 0 {
                         whole = false;
@@ -706,11 +704,7 @@ impl Source for Utf8Source<'_> {
             }
             // `p` is a character boundary of a `str`: the whole character is there.
             let (c, len) = non_ascii_char_at(bytes, p, b0);
-            let m = map(c);
-            if m == 0 {
-                break;
-            }
-            let n = put_mapped(buf, w, m);
+            let n = put_mapped(buf, w, map(c));
             if n == 0 {
                 break;
             }
@@ -737,8 +731,7 @@ impl Source for Utf8Source<'_> {
         // character is there.
         while let Some(&b0) = bytes[..end].get(p) {
             let (c, len) = non_ascii_char_at(bytes, p, b0);
-            let m = map(c);
-            let n = if m == 0 { 0 } else { put_mapped(buf, w, m) };
+            let n = put_mapped(buf, w, map(c));
             if n == 0 {
                 break;
             }
@@ -789,8 +782,31 @@ impl Source for Utf8Source<'_> {
 }
 
 /// Below this many UTF-16 code units left, an encode run into a single-byte encoding takes
-/// them in one scalar loop.
-const SINGLE_BYTE_UNITS_MIN: usize = 64;
+/// them in one scalar loop ([`single_byte_units`]); so does `Encoder::encode_from_utf16` for
+/// a whole input this short.
+pub(crate) const SINGLE_BYTE_UNITS_MIN: usize = 64;
+
+/// Encodes the prefix of `units` (UTF-16) whose units are ASCII or mapped by `map` to one
+/// byte, as far as `dst` holds it; returns its length (units read = bytes written). Stops at
+/// a surrogate and at an unmapped unit (`map` returns 0), which are the state machine's.
+#[inline(always)]
+pub(crate) fn single_byte_units(units: &[u16], dst: &mut [u8], map: impl Fn(u32) -> u16) -> usize {
+    let mut k = 0;
+    for (&u, slot) in units.iter().zip(dst) {
+        *slot = if u < 0x80 {
+            u as u8
+        } else if u & 0xF800 == 0xD800 {
+            break;
+        } else {
+            match map(u32::from(u)) {
+                0 => break,
+                m => m as u8,
+            }
+        };
+        k += 1;
+    }
+    k
+}
 
 /// ASCII code units after the first that an encode run from UTF-16 writes itself before
 /// calling the `narrow_ascii` kernel for the rest of the run.
@@ -859,21 +875,7 @@ impl Source for Utf16Source<'_> {
                 // in one loop: a vector kernel's latency is more than this loop's time on
                 // fewer units (`simdenc bench --filter utf16-to-windows --level avx512`, 5
                 // alternating rounds, best: 64-byte inputs 1103 -> 1549 MB/s, 2026-11-24).
-                let n = (units.len() - p).min(buf.len() - w);
-                let mut k = 0;
-                for (&u, slot) in units[p..p + n].iter().zip(&mut buf[w..w + n]) {
-                    *slot = if u < 0x80 {
-                        u as u8
-                    } else if u & 0xF800 == 0xD800 {
-                        break;
-                    } else {
-                        match map(u32::from(u)) {
-                            0 => break,
-                            m => m as u8,
-                        }
-                    };
-                    k += 1;
-                }
+                let k = single_byte_units(&units[p..], &mut buf[w..], &map);
                 p += k;
                 w += k;
                 break;
@@ -926,11 +928,7 @@ impl Source for Utf16Source<'_> {
             if u & 0xF800 == 0xD800 {
                 break;
             }
-            let m = map(u32::from(u));
-            if m == 0 {
-                break;
-            }
-            let n = put_mapped(buf, w, m);
+            let n = put_mapped(buf, w, map(u32::from(u)));
             if n == 0 {
                 break;
             }
@@ -955,7 +953,7 @@ impl Source for Utf16Source<'_> {
             } else {
                 map(u32::from(u))
             };
-            let n = if m == 0 { 0 } else { put_mapped(buf, w, m) };
+            let n = put_mapped(buf, w, m);
             if n == 0 {
                 break;
             }

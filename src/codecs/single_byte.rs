@@ -5,7 +5,7 @@
 //! buffer boundary can never fall inside a character. The whole byte range goes through
 //! the `single_byte_to_*` kernels; this state machine only handles what a kernel stops at.
 
-use crate::codecs::cursor::{ByteDest, Dest, Source};
+use crate::codecs::cursor::{self, ByteDest, Dest, Source};
 use crate::results::{EncoderResult, Status};
 use crate::simd::{EncodeTables, Lookup};
 use crate::tables::SingleByteTables;
@@ -68,21 +68,7 @@ impl SingleByteEncoder {
     /// and at an unmappable unit, which it leaves to [`SingleByteEncoder::encode`].
     #[inline]
     pub(crate) fn encode_utf16_prefix(&self, src: &[u16], dst: &mut [u8]) -> usize {
-        let mut k = 0;
-        for (&u, slot) in src.iter().zip(dst) {
-            *slot = if u < 0x80 {
-                u as u8
-            } else if u & 0xF800 == 0xD800 {
-                break;
-            } else {
-                match self.tables.encode(u32::from(u)) {
-                    0 => break,
-                    b => b,
-                }
-            };
-            k += 1;
-        }
-        k
+        cursor::single_byte_units(src, dst, |c| u16::from(self.tables.encode(c)))
     }
 
     /// <https://encoding.spec.whatwg.org/#single-byte-encoder>

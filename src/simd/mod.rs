@@ -65,13 +65,13 @@ impl Lookup {
 
     /// Entry `i`, if `i` is below [`Lookup::limit`].
     #[inline(always)]
-    pub(crate) fn get(self, i: usize) -> Option<u32> {
+    pub(crate) const fn get(self, i: usize) -> Option<u32> {
         if i >= self.limit() {
             return None;
         }
         Some(match self {
-            Lookup::U8(t) => u32::from(t[i]),
-            Lookup::U16(t) => u32::from(t[i]),
+            Lookup::U8(t) => t[i] as u32,
+            Lookup::U16(t) => t[i] as u32,
             Lookup::U32(t) => t[i],
         })
     }
@@ -214,18 +214,10 @@ impl PairTables {
             "pointers fit in 16 bits"
         );
         // Whether every entry a kernel may look up (below the limit) is plain, from 0x80.
-        let limit = index.limit();
         let mut all_plain = true;
         let mut i = 0;
-        while i < limit {
-            let code_point = match index {
-                Lookup::U8(t) => t[i] as u32,
-                Lookup::U16(t) => t[i] as u32,
-                Lookup::U32(t) => t[i],
-            };
-            if code_point < 0x80 || code_point > 0xFFFF || code_point & 0xF800 == 0xD800 {
-                all_plain = false;
-            }
+        while let Some(code_point) = index.get(i) {
+            all_plain &= is_plain(code_point, 0x80);
             i += 1;
         }
         PairTables {
@@ -250,9 +242,15 @@ impl PairTables {
         }
         let pointer = usize::from(row - 1) * usize::from(self.row_len) + usize::from(col);
         let code_point = self.index.get(pointer)?;
-        ((MIN..=0xFFFF).contains(&code_point) && !(0xD800..=0xDFFF).contains(&code_point))
-            .then_some(code_point)
+        is_plain(code_point, MIN).then_some(code_point)
     }
+}
+
+/// Whether a pair kernel may write `code_point` itself: from `min` (0x80 or 0x800), in the
+/// BMP, not a surrogate (0, "none", is below `min`).
+#[inline(always)]
+const fn is_plain(code_point: u32, min: u32) -> bool {
+    code_point >= min && code_point <= 0xFFFF && code_point & 0xF800 != 0xD800
 }
 
 /// One table of kernels, for one level. See the module docs for the contract.
