@@ -39,6 +39,9 @@ pub(crate) trait Dest {
     fn room_for_bmp(&self, u: u16) -> bool;
     /// Writes the scalar value `c` (not a surrogate) if it fits; returns whether it did.
     fn try_push_scalar(&mut self, c: u32) -> bool;
+    /// Whether [`Dest::legacy_run`] goes through the vector pair kernels (which also take
+    /// gb18030's four-byte sequences of the BMP).
+    fn vector_pairs(&self) -> bool;
     /// For the legacy decode runs: decodes the common characters at the start of `src`
     /// straight into the output ([`runs::run_to_utf8`], [`runs::run_to_utf16`]); returns
     /// the bytes read.
@@ -164,6 +167,10 @@ impl Dest for Utf8Dest<'_> {
         self.pos
     }
     #[inline(always)]
+    fn vector_pairs(&self) -> bool {
+        self.kernels.vector_pair_decode()
+    }
+    #[inline(always)]
     fn room_for(&self, c: char) -> bool {
         c.len_utf8() <= self.left()
     }
@@ -280,6 +287,10 @@ impl Dest for Utf16Dest<'_> {
     #[inline(always)]
     fn written(&self) -> usize {
         self.pos
+    }
+    #[inline(always)]
+    fn vector_pairs(&self) -> bool {
+        self.kernels.vector_pair_decode()
     }
     #[inline(always)]
     fn room_for(&self, c: char) -> bool {

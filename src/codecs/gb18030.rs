@@ -29,7 +29,7 @@ use crate::codecs::Pending;
 use crate::codecs::cursor::{ByteDest, Dest, Source};
 use crate::codecs::runs::{self, PairShape};
 use crate::results::{EncoderResult, Status};
-use crate::simd::{EncodeTables, Lookup, PairTables};
+use crate::simd::{EncodeTables, FOUR_BYTE_POINTERS, Lookup, PairTables};
 use crate::tables::gb18030::{GB18030, GB18030_ENC_BLOCKS, GB18030_ENC_PAGES, GB18030_RANGES};
 use crate::tables::paged;
 
@@ -474,8 +474,37 @@ fn decode_fast<D: Dest>(src: &[u8], mut read: usize, dst: &mut D) -> usize {
 /// leads 0x81–0xFE, columns for trails 0x40–0x7E then 0x80–0xFE (byte − offset).
 const SHAPE_DEF: PairShape = PairShape::new(&[(0x81, 0xFE)], &[(0x40, 0x7E), (0x80, 0xFE)], 190);
 static SHAPE: PairShape = SHAPE_DEF;
-/// The same pairs for the vector kernels.
-pub(crate) static PAIRS: PairTables = SHAPE_DEF.tables(Lookup::U16(&GB18030));
+/// The same pairs for the vector kernels, and the four-byte sequences of the BMP.
+pub(crate) static PAIRS: PairTables = SHAPE_DEF
+    .tables(Lookup::U16(&GB18030))
+    .with_four_byte(&FOUR_BYTE_BMP);
+
+/// The index gb18030 ranges code point of every pointer below the astral planes' (the
+/// decoder's steps 5.3.1–5.3.2), for the kernels: plain ones (not surrogates) or 0, and a 0
+/// after them (see [`PairTables::four_byte`]). Built at compile time from the ranges as
+/// [`index_gb18030_ranges_code_point`] reads them.
+static FOUR_BYTE_BMP: [u16; FOUR_BYTE_POINTERS + 1] = {
+    let mut out = [0u16; FOUR_BYTE_POINTERS + 1];
+    let mut range = 0;
+    let mut pointer = 0;
+    while pointer < FOUR_BYTE_POINTERS as u32 {
+        while range + 1 < GB18030_RANGES.len() && GB18030_RANGES[range + 1].0 <= pointer {
+            range += 1;
+        }
+        let (offset, code_point_offset) = GB18030_RANGES[range];
+        let code_point = if pointer == 7457 {
+            0xE7C7
+        } else {
+            code_point_offset + (pointer - offset)
+        };
+        assert!(code_point >= 0x80 && code_point <= 0xFFFF, "the BMP's pointers");
+        if code_point & 0xF800 != 0xD800 {
+            out[pointer as usize] = code_point as u16;
+        }
+        pointer += 1;
+    }
+    out
+};
 
 /// The gb18030 encoder, or GBK's with `is_gbk`.
 #[derive(Clone, Copy)]

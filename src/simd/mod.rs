@@ -114,6 +114,10 @@ impl EncodeTables {
 /// U+0080..=U+FFFF and not a surrogate (two or three bytes of UTF-8, one UTF-16 unit). The
 /// kernels decode plain characters only; everything else (single non-ASCII bytes, unmapped
 /// pointers, astral code points, errors) is the codec's.
+///
+/// gb18030's tables also have `four_byte`: then a lead followed by a digit (0x30–0x39), a
+/// lead and a digit is a four-byte sequence, plain if its pointer (below
+/// [`FOUR_BYTE_POINTERS`]) has a plain code point there ([`PairTables::four_byte_from`]).
 pub(crate) struct PairTables {
     /// For bytes 0x80..=0xFF: the row of a leading byte plus one, 0 for other bytes.
     pub(crate) lead_row: [u8; 128],
@@ -132,7 +136,16 @@ pub(crate) struct PairTables {
     /// AVX2 one; none reads them on other architectures yet).
     #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
     pub(crate) nibbles: PairNibbles,
+    /// gb18030's four-byte sequences below the astral planes: the plain code point of each
+    /// pointer below [`FOUR_BYTE_POINTERS`] (0: not plain), and a 0 after them (so that a
+    /// vector gather of 4 bytes at the last pointer stays inside). `None` for the others.
+    pub(crate) four_byte: Option<&'static [u16; FOUR_BYTE_POINTERS + 1]>,
 }
+
+/// The four-byte pointers of gb18030 below the astral planes' (index gb18030 ranges code
+/// points U+0080..=U+FFFF): a four-byte sequence is `(b1 - 0x81) * 12600 + (b2 - 0x30) *
+/// 1260 + (b3 - 0x81) * 10 + (b4 - 0x30)`.
+pub(crate) const FOUR_BYTE_POINTERS: usize = 39420;
 
 /// [`PairTables`]' leads and trails as 16-entry tables (one `pshufb` each): which bytes are
 /// leads and trails as bitmaps by low nibble, and the row and column of a byte as the byte
@@ -227,6 +240,34 @@ impl PairTables {
             index,
             all_plain,
             nibbles,
+            four_byte: None,
+        }
+    }
+
+    /// The same tables with gb18030's four-byte sequences (see [`PairTables::four_byte`]).
+    ///
+    /// Panics (at compile time, in a `static`) unless the leads are 0x81–0xFE in rows from
+    /// 1 (so a kernel's `row - 1` of a first byte is the byte minus 0x81) and `table` is
+    /// plain or 0 everywhere, with the 0 after its pointers.
+    pub(crate) const fn with_four_byte(self, table: &'static [u16; FOUR_BYTE_POINTERS + 1]) -> Self {
+        let mut b = 0x80;
+        while b < 0x100 {
+            let expect = if b >= 0x81 && b <= 0xFE { b - 0x80 } else { 0 };
+            assert!(
+                self.lead_row[b - 0x80] as usize == expect,
+                "leads 0x81-0xFE from row 1"
+            );
+            b += 1;
+        }
+        let mut i = 0;
+        while i < table.len() {
+            assert!(table[i] == 0 || is_plain(table[i] as u32, 0x80), "plain or 0");
+            i += 1;
+        }
+        assert!(table[FOUR_BYTE_POINTERS] == 0, "a 0 after the pointers");
+        PairTables {
+            four_byte: Some(table),
+            ..self
         }
     }
 
@@ -243,6 +284,31 @@ impl PairTables {
         let pointer = usize::from(row - 1) * usize::from(self.row_len) + usize::from(col);
         let code_point = self.index.get(pointer)?;
         is_plain(code_point, MIN).then_some(code_point)
+    }
+
+    /// The code point of the four-byte sequence `bytes` (gb18030's tables only) if it is
+    /// plain, with plain code points from `MIN` as in [`PairTables::plain_from`].
+    #[inline(always)]
+    pub(crate) fn four_byte_from<const MIN: u32>(&self, bytes: &[u8]) -> Option<u32> {
+        let table = self.four_byte?;
+        let &[first, second, third, fourth] = bytes else {
+            return None;
+        };
+        let digit = |b: u8| b.wrapping_sub(0x30) < 10;
+        let lead = |b: u8| b.wrapping_sub(0x81) < 0x7E;
+        if !(lead(first) && digit(second) && lead(third) && digit(fourth)) {
+            return None;
+        }
+        let pointer = usize::from(first - 0x81) * 12600
+            + usize::from(second - 0x30) * 1260
+            + usize::from(third - 0x81) * 10
+            + usize::from(fourth - 0x30);
+        if pointer >= FOUR_BYTE_POINTERS {
+            return None;
+        }
+        let code_point = u32::from(*table.get(pointer)?);
+        // 0 (not plain) is below MIN.
+        (code_point >= MIN).then_some(code_point)
     }
 }
 

@@ -360,22 +360,67 @@ pub(crate) fn utf16_bytes_to_utf8(src: &[u8], be: bool, dst: &mut [u8]) -> (usiz
 /// Decodes plain characters (ASCII, and pairs as [`PairTables::plain_from`] defines them) while
 /// they fit; two or three UTF-8 bytes per pair.
 pub(crate) fn pairs_to_utf8(src: &[u8], tables: &PairTables, dst: &mut [u8]) -> (usize, usize) {
-    pairs_to_utf8_from::<0x80>(src, tables, dst)
+    pairs_to_utf8_from::<0x80>(src, tables, dst, usize::MAX)
 }
 
 /// [`pairs_to_utf8`] with pairs plain only from U+0800 ([`PairTables::plain_from`]): the
 /// reference of the levels whose kernels write three bytes per pair (see
 /// [`Kernels::reference`](super::Kernels::reference)).
-#[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
+#[cfg(any(test, feature = "internals"))]
 pub(crate) fn pairs_to_utf8_wide(src: &[u8], tables: &PairTables, dst: &mut [u8]) -> (usize, usize) {
-    pairs_to_utf8_from::<0x800>(src, tables, dst)
+    pairs_to_utf8_from::<0x800>(src, tables, dst, usize::MAX)
 }
 
-/// [`pairs_to_utf8`] with pairs plain from `MIN`.
+/// The plain character (from `MIN`) at `src[read]`, which is `byte` (0x80 or above): its
+/// code point and length (a pair, or gb18030's four bytes).
 #[inline(always)]
-fn pairs_to_utf8_from<const MIN: u32>(src: &[u8], tables: &PairTables, dst: &mut [u8]) -> (usize, usize) {
+fn plain_at<const MIN: u32>(src: &[u8], read: usize, byte: u8, tables: &PairTables) -> Option<(u32, usize)> {
+    let trail = *src.get(read + 1)?;
+    if let Some(code_point) = tables.plain_from::<MIN>(byte, trail) {
+        return Some((code_point, 2));
+    }
+    let code_point = tables.four_byte_from::<MIN>(src.get(read..read + 4)?)?;
+    Some((code_point, 4))
+}
+
+/// [`pairs_to_utf8_from`], not inlined: the tail of the vector kernels.
+#[cfg(target_arch = "x86_64")]
+#[inline(never)]
+pub(crate) fn pairs_to_utf8_tail<const MIN: u32>(
+    src: &[u8],
+    tables: &PairTables,
+    dst: &mut [u8],
+    end: usize,
+) -> (usize, usize) {
+    pairs_to_utf8_from::<MIN>(src, tables, dst, end)
+}
+
+/// [`pairs_to_utf16_from`], not inlined: the tail of the vector kernels.
+#[cfg(target_arch = "x86_64")]
+#[inline(never)]
+pub(crate) fn pairs_to_utf16_tail<const MIN: u32>(
+    src: &[u8],
+    tables: &PairTables,
+    dst: &mut [u16],
+    end: usize,
+) -> (usize, usize) {
+    pairs_to_utf16_from::<MIN>(src, tables, dst, end)
+}
+
+/// [`pairs_to_utf8`] with pairs plain from `MIN`, stopping also at the first character
+/// boundary at or after `end` (the vector kernels decode a block they stop at with it, and
+/// go on after it if this does).
+#[inline(always)]
+fn pairs_to_utf8_from<const MIN: u32>(
+    src: &[u8],
+    tables: &PairTables,
+    dst: &mut [u8],
+    end: usize,
+) -> (usize, usize) {
     let (mut read, mut written) = (0, 0);
-    while let Some(&byte) = src.get(read) {
+    while read < end
+        && let Some(&byte) = src.get(read)
+    {
         if byte < 0x80 {
             let Some(slot) = dst.get_mut(written) else {
                 break;
@@ -385,10 +430,7 @@ fn pairs_to_utf8_from<const MIN: u32>(src: &[u8], tables: &PairTables, dst: &mut
             written += 1;
             continue;
         }
-        let Some(code_point) = src
-            .get(read + 1)
-            .and_then(|&trail| tables.plain_from::<MIN>(byte, trail))
-        else {
+        let Some((code_point, len)) = plain_at::<MIN>(src, read, byte, tables) else {
             break;
         };
         // Two or three bytes (a plain code point is in U+0080..=U+FFFF), or 0 if they do not
@@ -397,7 +439,7 @@ fn pairs_to_utf8_from<const MIN: u32>(src: &[u8], tables: &PairTables, dst: &mut
         if n == 0 {
             break;
         }
-        read += 2;
+        read += len;
         written += n;
     }
     (read, written)
@@ -405,20 +447,28 @@ fn pairs_to_utf8_from<const MIN: u32>(src: &[u8], tables: &PairTables, dst: &mut
 
 /// As [`pairs_to_utf8`], to UTF-16: one code unit per character.
 pub(crate) fn pairs_to_utf16(src: &[u8], tables: &PairTables, dst: &mut [u16]) -> (usize, usize) {
-    pairs_to_utf16_from::<0x80>(src, tables, dst)
+    pairs_to_utf16_from::<0x80>(src, tables, dst, usize::MAX)
 }
 
 /// [`pairs_to_utf16`] with pairs plain only from U+0800, as [`pairs_to_utf8_wide`].
-#[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
+#[cfg(any(test, feature = "internals"))]
 pub(crate) fn pairs_to_utf16_wide(src: &[u8], tables: &PairTables, dst: &mut [u16]) -> (usize, usize) {
-    pairs_to_utf16_from::<0x800>(src, tables, dst)
+    pairs_to_utf16_from::<0x800>(src, tables, dst, usize::MAX)
 }
 
-/// [`pairs_to_utf16`] with pairs plain from `MIN`.
+/// [`pairs_to_utf16`] with pairs plain from `MIN`, stopping also at the first character
+/// boundary at or after `end`, as [`pairs_to_utf8_from`].
 #[inline(always)]
-fn pairs_to_utf16_from<const MIN: u32>(src: &[u8], tables: &PairTables, dst: &mut [u16]) -> (usize, usize) {
+fn pairs_to_utf16_from<const MIN: u32>(
+    src: &[u8],
+    tables: &PairTables,
+    dst: &mut [u16],
+    end: usize,
+) -> (usize, usize) {
     let (mut read, mut written) = (0, 0);
-    while let Some(&byte) = src.get(read) {
+    while read < end
+        && let Some(&byte) = src.get(read)
+    {
         let Some(slot) = dst.get_mut(written) else {
             break;
         };
@@ -426,14 +476,11 @@ fn pairs_to_utf16_from<const MIN: u32>(src: &[u8], tables: &PairTables, dst: &mu
             *slot = u16::from(byte);
             read += 1;
         } else {
-            let Some(code_point) = src
-                .get(read + 1)
-                .and_then(|&trail| tables.plain_from::<MIN>(byte, trail))
-            else {
+            let Some((code_point, len)) = plain_at::<MIN>(src, read, byte, tables) else {
                 break;
             };
             *slot = code_point as u16;
-            read += 2;
+            read += len;
         }
         written += 1;
     }

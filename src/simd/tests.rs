@@ -626,6 +626,152 @@ fn pair_kernels_two_byte_characters() {
     }
 }
 
+/// gb18030's four-byte sequences in the pair kernels: the sequence of every pointer below
+/// the astral planes' (the tables against the decoder; all of them in one input, every
+/// level against its reference), and sequences, runs of them, and sequences the kernels
+/// must stop at (astral, past the BMP's pointers, malformed, cut by the end) at every
+/// position of CJK text and of markup, around the block edges, with output buffers around
+/// the exact size.
+#[test]
+fn pair_kernels_four_byte_sequences() {
+    let (_, tables) = crate::codecs::pair_tables()
+        .into_iter()
+        .find(|&(e, _)| e == crate::GB18030)
+        .unwrap();
+    let four = |p: u32| {
+        [
+            0x81 + (p / 12600) as u8,
+            0x30 + (p / 1260 % 10) as u8,
+            0x81 + (p / 10 % 126) as u8,
+            0x30 + (p % 10) as u8,
+        ]
+    };
+    let mut plain = 0;
+    for p in 0..super::FOUR_BYTE_POINTERS as u32 {
+        let bytes = four(p);
+        let decoded = crate::GB18030
+            .decode_without_bom_handling_and_without_replacement(&bytes)
+            .map(|s| s.chars().map(u32::from).collect::<Vec<_>>());
+        let expect = match decoded.as_deref() {
+            Some(&[c]) if c <= 0xFFFF => Some(c),
+            _ => None,
+        };
+        assert_eq!(
+            tables.four_byte_from::<0x80>(&bytes),
+            expect,
+            "pointer {p}: {bytes:02X?}"
+        );
+        assert_eq!(
+            tables.four_byte_from::<0x800>(&bytes),
+            expect.filter(|&c| c >= 0x800),
+            "pointer {p}"
+        );
+        plain += usize::from(expect.is_some());
+    }
+    // Every pointer but none maps a plain code point (the last few, the gathers' edge, too).
+    assert_eq!(plain, super::FOUR_BYTE_POINTERS);
+    let every: Vec<u8> = (0..super::FOUR_BYTE_POINTERS as u32).flat_map(four).collect();
+    let mut inputs = vec![
+        every.clone(),
+        [b"<p>".as_slice(), &every[..4000], b"</p>"].concat(),
+    ];
+    let encode = |text: &str| crate::GB18030.encode(text).0.into_owned();
+    let specials: Vec<Vec<u8>> = [
+        encode("ع"),
+        encode("ვ"),
+        encode("العربية"),
+        encode("ქართული ენა"),
+        encode("ع中ვa\u{80}"),
+        encode("中1中12"),
+        encode("\u{E7C7}\u{80}\u{FFFF}"),
+        encode("😀"),
+        encode("ع😀ع"),
+        vec![0x84, 0x31, 0xA5, 0x30],
+        vec![0xFE, 0x39, 0xFE, 0x39],
+        vec![0x81, 0x30, 0x81],
+        vec![0x81, 0x30],
+        vec![0x81, 0x30, 0x20, 0x30],
+        vec![0x81, 0x30, 0x81, 0x2F],
+        vec![0x81, 0x30, 0xFF, 0x30],
+        vec![0x81, 0x30, 0x81, 0x30, 0x81, 0x30],
+    ]
+    .into();
+    let cjk = encode(&plain_text(&CJK_TEXT.repeat(3), crate::GB18030));
+    let markup = encode(&format!(
+        "{}中文<a href=\"x\">链接</a>{}",
+        "<b>".repeat(20),
+        "x".repeat(140)
+    ));
+    for base in [&cjk, &markup] {
+        let lens = (0..=24).chain([63, 64, 65, 66, 67, 68, 127, 128, 129, 130, 131, 150, 200]);
+        for len in lens.filter(|&l| l <= base.len() && l % stride() == 0) {
+            let positions = (0..=len).filter(|&p| {
+                (len <= 24
+                    || p < 6
+                    || (56..=68).contains(&p)
+                    || (120..=132).contains(&p)
+                    || p + 6 > len
+                    || p % 13 == 0)
+                    && p % stride() == 0
+            });
+            for pos in positions {
+                for special in &specials {
+                    let mut v = base[..len].to_vec();
+                    v.splice(pos..pos, special.iter().copied());
+                    inputs.push(v);
+                }
+            }
+        }
+    }
+    for k in available() {
+        for input in &inputs {
+            let reference = k.reference();
+            let need8 = reference
+                .pairs_to_utf8(input, tables, &mut vec![0; input.len() * 3])
+                .1;
+            let need16 = reference
+                .pairs_to_utf16(input, tables, &mut vec![0; input.len()])
+                .1;
+            let around = |need: usize| {
+                [
+                    need.saturating_sub(2),
+                    need.saturating_sub(1),
+                    need,
+                    need + 1,
+                    need / 2,
+                ]
+            };
+            for cap in around(need8) {
+                let mut a = vec![0xA5u8; cap + 64];
+                let mut b = a.clone();
+                assert_eq!(
+                    (k.pairs_to_utf8(input, tables, &mut a[..cap]), &a),
+                    (reference.pairs_to_utf8(input, tables, &mut b[..cap]), &b),
+                    "pairs_to_utf8 at {:?}, cap {cap}: {input:02X?}",
+                    k.level()
+                );
+            }
+            for cap in around(need16) {
+                let mut a = vec![0xA5A5u16; cap + 64];
+                let mut b = a.clone();
+                assert_eq!(
+                    (k.pairs_to_utf16(input, tables, &mut a[..cap]), &a),
+                    (reference.pairs_to_utf16(input, tables, &mut b[..cap]), &b),
+                    "pairs_to_utf16 at {:?}, cap {cap}: {input:02X?}",
+                    k.level()
+                );
+            }
+            if k.level() == super::Level::Scalar {
+                // What the scalar kernel decodes is what the decoder does.
+                let mut out = vec![0u8; input.len() * 3];
+                let (read, written) = k.pairs_to_utf8(input, tables, &mut out);
+                let expect = crate::GB18030.decode_without_bom_handling(&input[..read]).0;
+                assert_eq!(&out[..written], expect.as_bytes(), "{input:02X?}");
+            }
+        }
+    }
+}
+
 /// The CJK encode kernels on UTF-16 text: every prefix, with units the kernels must stop at
 /// (surrogates, declined and unmapped code points, NUL is ASCII) inserted, and output sizes
 /// around the block size.

@@ -342,13 +342,16 @@ unsafe fn units(b: &Block) -> ([__m256i; 2], [__m256i; 2]) {
     }
 }
 
-/// A scalar pair kernel (the tail of the vector ones).
-type ScalarPairs<T> = fn(&[u8], &PairTables, &mut [T]) -> (usize, usize);
+/// A scalar pair kernel with its end (`scalar::pairs_to_utf8_from`), the tail of the vector
+/// ones.
+type ScalarPairs<T> = fn(&[u8], &PairTables, &mut [T], usize) -> (usize, usize);
 
 /// The block loop of both pair kernels: while 32 input bytes and `ROOM` code units of room
-/// remain, checks a block (and stops at one that is not plain) and hands it to `put`, which
-/// writes its `len(block)` units at the given position: with whole stores (`true`: the next
-/// block will be written over what they leave after the end) or exactly; the scalar kernel
+/// remain, checks a block and hands it to `put`, which writes its `len(block)` units at the
+/// given position: with whole stores (`true`: the next block will be written over what
+/// they leave after the end) or exactly. A block it cannot decode (not all plain, or
+/// below U+0800, or gb18030's four bytes) goes to the scalar kernel `tail`, up to its end:
+/// if that stops inside it, so does the kernel; otherwise the loop goes on after it.
 /// `tail` finishes.
 ///
 /// # Safety
@@ -367,7 +370,7 @@ unsafe fn pair_blocks<T: Copy + Default, const ROOM: usize>(
 ) -> (usize, usize) {
     if src.len() < 32 || tables.index.limit() == 0 {
         // No whole block (or nothing to gather): skip loading the tables into registers.
-        return tail(src, tables, dst);
+        return tail(src, tables, dst, usize::MAX);
     }
     let (mut read, mut written) = (0, 0);
     // SAFETY: AVX2 per the caller's contract; the limit is not 0 (checked above).
@@ -377,7 +380,8 @@ unsafe fn pair_blocks<T: Copy + Default, const ROOM: usize>(
     let mut pending: Option<Block> = None;
     loop {
         let (r, w) = pending.map_or((read, written), |b| (read + b.read, written + len(&b)));
-        let next = if r + 32 <= src_len && w + ROOM <= dst_len {
+        let whole = r + 32 <= src_len && w + ROOM <= dst_len;
+        let next = if whole {
             // SAFETY: `r + 32 <= src.len()`; AVX2 etc. per the contract; `t` is from `tables`.
             unsafe { block(src.as_ptr().add(r), &t, tables) }
         } else {
@@ -391,12 +395,23 @@ unsafe fn pair_blocks<T: Copy + Default, const ROOM: usize>(
             put(&b, dst[written..].as_mut_ptr(), next.is_some());
             (read, written) = (r, w);
         }
-        if next.is_none() {
-            break;
-        }
         pending = next;
+        if next.is_none() {
+            if !whole {
+                break;
+            }
+            // A block it cannot decode: the scalar kernel, to the first character boundary
+            // from the block's end.
+            let (r, w) = tail(&src[read..], tables, &mut dst[written..], 32);
+            read += r;
+            written += w;
+            if r < 32 {
+                // It stopped inside the block, where it would have without the end.
+                return (read, written);
+            }
+        }
     }
-    let (r, w) = tail(&src[read..], tables, &mut dst[written..]);
+    let (r, w) = tail(&src[read..], tables, &mut dst[written..], usize::MAX);
     (read + r, written + w)
 }
 
@@ -566,7 +581,16 @@ pub(crate) fn pairs_to_utf8(src: &[u8], tables: &PairTables, dst: &mut [u8]) -> 
     // block's: 1 per kept byte and 2 more per lead), at most 64 (ROOM) with `whole`, leaves
     // at most 16 bytes after them changed (a mixed block's last 16-byte store), and every
     // block starts with a store of 16 bytes or more.
-    unsafe { pair_blocks::<u8, 64>(src, tables, dst, scalar::pairs_to_utf8_wide, Block::utf8_len, put) }
+    unsafe {
+        pair_blocks::<u8, 64>(
+            src,
+            tables,
+            dst,
+            scalar::pairs_to_utf8_tail::<0x800>,
+            Block::utf8_len,
+            put,
+        )
+    }
 }
 
 #[target_feature(enable = "avx2,bmi1,bmi2,popcnt")]
@@ -599,7 +623,7 @@ pub(crate) fn pairs_to_utf16(src: &[u8], tables: &PairTables, dst: &mut [u16]) -
             src,
             tables,
             dst,
-            scalar::pairs_to_utf16_wide,
+            scalar::pairs_to_utf16_tail::<0x800>,
             Block::utf16_len,
             put,
         )

@@ -8,15 +8,23 @@
 //!     L = bytes that can lead a pair (lead_row != 0)
 //!     leads = every other byte of each run of L, from the run's first byte;
 //!             trails = leads << 1   (a lead in byte 63: stop before it, read 63 bytes)
+//!     gb18030: a lead, a digit, a lead-capable byte and a digit are a four-byte sequence
+//!             (in a chain of them 2 bytes apart, every other one from the chain's start);
+//!             its first byte stays a lead, its third is not one, its last two write
+//!             nothing; stop at a lead and digit that are not one, before one in the last
+//!             3 bytes
 //!     stop if a non-ASCII byte is neither a lead nor a trail, or a trail has no column
 //!     pointers = (row - 1) * row_len + col, compressed to one lane per lead; stop if any is
 //!     at or above the limit; gather the code points; stop if any is not plain
+//!     (four-byte: their pointers from the four bytes, gathered from the BMP's table)
+//!     a block that stopped: the scalar kernel, to the first character boundary from the
+//!     block's end; the kernel stops if it stopped before, and goes on otherwise
 //!     output: the bytes of the leads' characters expanded to the leads' and trails'
 //!     positions; per half block, each input byte's output byte(s) in a 16-bit lane;
 //!     compress the bytes (UTF-8) or lanes (UTF-16) kept and store them
 //! fewer than 64 bytes left (and no block stopped): one more block of them, loaded with a
 //!     mask (zeros after them), if its output fits exactly
-//! the scalar kernel finishes (from the block that stopped, if one did)
+//! the scalar kernel finishes
 //! ```
 //! Every check comes before any output of its block, and the scalar kernel decodes a
 //! stopped block character by character, so `(read, written)` equal the scalar kernel's.
@@ -24,7 +32,7 @@
 use core::arch::x86_64::*;
 
 use super::super::scalar;
-use super::super::{EncodeTables, Lookup, PairTables};
+use super::super::{EncodeTables, FOUR_BYTE_POINTERS, Lookup, PairTables};
 use super::avx512_transcode::low_bits64;
 
 /// The lookup tables in registers, and the gather parameters.
@@ -144,6 +152,17 @@ impl Block {
     }
 }
 
+/// The bits of `bits` at an even distance from the start of their run of set bits.
+#[inline(always)]
+fn even_from_start(bits: u64) -> u64 {
+    const EVEN: u64 = 0x5555_5555_5555_5555;
+    let starts = bits & !(bits << 1);
+    // Adding a run's start bit, where it is odd, carries through the run and clears it;
+    // so the runs starting at odd bits are cleared in `even_runs`, the others kept.
+    let even_runs = bits.wrapping_add(starts & !EVEN) & bits;
+    (even_runs & EVEN) | (bits & !even_runs & !EVEN)
+}
+
 /// The characters of the first `len` bytes of `v` (`1..=64`; the bytes after them are 0);
 /// `None` if one of them is not plain.
 ///
@@ -151,7 +170,7 @@ impl Block {
 /// - The AVX-512 level's features are enabled in the caller.
 /// - `t` was loaded from `tables`.
 #[inline(always)]
-unsafe fn block(v: __m512i, len: usize, t: &Tables, tables: &PairTables) -> Option<Block> {
+unsafe fn block<const FOUR: bool>(v: __m512i, len: usize, t: &Tables, tables: &PairTables) -> Option<Block> {
     // SAFETY: `gather` is called only with lanes whose pointer was checked to be below
     // `tables.index.limit()` (its contract); AVX-512 per the caller's contract.
     unsafe {
@@ -159,10 +178,7 @@ unsafe fn block(v: __m512i, len: usize, t: &Tables, tables: &PairTables) -> Opti
         let row = _mm512_permutex2var_epi8(t.row[0], v, t.row[1]);
         let lead_capable = high & _mm512_test_epi8_mask(row, row);
         // Leads: in each run of lead-capable bytes, those at an even distance from its start.
-        let starts = lead_capable & !(lead_capable << 1);
-        const EVEN: u64 = 0x5555_5555_5555_5555;
-        let even_runs = lead_capable.wrapping_add(starts & !EVEN) & lead_capable;
-        let mut leads = (even_runs & EVEN) | (lead_capable & !even_runs & !EVEN);
+        let mut leads = even_from_start(lead_capable);
         // A lead in the last byte: its trail is not here; stop before it.
         let last = 1u64 << (len - 1);
         let read = if leads & last != 0 {
@@ -171,20 +187,71 @@ unsafe fn block(v: __m512i, len: usize, t: &Tables, tables: &PairTables) -> Opti
         } else {
             len
         };
+        let mut read = read;
+        // gb18030's four-byte sequences: a lead, a digit, a lead-capable byte, a digit. The
+        // first byte stays a lead and the second its trail (they write the character, like
+        // a pair); the third, a lead by the rule above (its run ends at the digit after it),
+        // is not one, and the last two write nothing.
+        let mut fours = 0;
+        if FOUR {
+            let digits =
+                _mm512_cmplt_epu8_mask(_mm512_sub_epi8(v, _mm512_set1_epi8(0x30)), _mm512_set1_epi8(10));
+            // Leads followed by a digit: the first or third bytes of four-byte sequences,
+            // or errors.
+            let started = leads & (digits >> 1);
+            if started != 0 {
+                // Where the four bytes have that shape. A run of sequences makes a chain of
+                // them 2 bytes apart, the third byte of each sequence starting one too: the
+                // sequences start at an even place in each chain, counted from its start.
+                let shaped = started & (lead_capable >> 2) & (digits >> 3);
+                const EVEN: u64 = 0x5555_5555_5555_5555;
+                let by_two = |bits: u64| _pdep_u64(even_from_start(_pext_u64(shaped, bits)), bits);
+                fours = by_two(EVEN) | by_two(!EVEN);
+                let bad = started & !fours & !(fours << 2);
+                if bad != 0 {
+                    // The bytes after `len` are 0 (no lead or digit): a sequence that does
+                    // not fit is bad too. One that starts in the last three bytes may be
+                    // good: stop before it (after every whole one); one before is an error.
+                    let first = bad.trailing_zeros() as usize;
+                    if first + 3 < len {
+                        return None;
+                    }
+                    read = first;
+                    leads &= low_bits64(first);
+                }
+                leads &= !(fours << 2);
+            }
+        }
         let valid = low_bits64(read);
         let trails = leads << 1;
-        if high & !(leads | trails) & valid != 0 {
+        if high & !(leads | trails | fours << 2) & valid != 0 {
             return None;
         }
         let col_low = _mm512_permutex2var_epi8(t.col[0], v, t.col[1]);
         let col_high = _mm512_permutex2var_epi8(t.col[2], v, t.col[3]);
         let col = _mm512_mask_blend_epi8(high, col_low, col_high);
-        if _mm512_cmpeq_epi8_mask(col, _mm512_set1_epi8(-1)) & trails != 0 {
+        if _mm512_cmpeq_epi8_mask(col, _mm512_set1_epi8(-1)) & trails & !(fours << 1) != 0 {
             return None;
         }
         let rows = _mm512_maskz_compress_epi8(leads, row);
         let cols = _mm512_maskz_compress_epi8(trails, col);
         let n = leads.count_ones();
+        // The leads (in order) that start four-byte sequences, and the sequences' other
+        // bytes at those leads' positions, minus their base.
+        let four_leads = _pext_u64(fours, leads);
+        let four_bytes = |at: u64, base: i8| {
+            let bytes = _mm512_maskz_compress_epi8(at, _mm512_sub_epi8(v, _mm512_set1_epi8(base)));
+            _mm512_maskz_expand_epi8(four_leads, bytes)
+        };
+        let [second, third, fourth] = if fours != 0 {
+            [
+                four_bytes(fours << 1, 0x30),
+                four_bytes(fours << 2, 0x81u8 as i8),
+                four_bytes(fours << 3, 0x30),
+            ]
+        } else {
+            [_mm512_setzero_si512(); 3]
+        };
         let mut code_points = [_mm512_setzero_si512(); 2];
         let mut wide = [0; 2];
         let mut narrow = false;
@@ -203,19 +270,52 @@ unsafe fn block(v: __m512i, len: usize, t: &Tables, tables: &PairTables) -> Opti
                 )
             };
             let r = _mm512_sub_epi32(_mm512_cvtepu8_epi32(r), _mm512_set1_epi32(1));
+            let four = (four_leads >> (16 * h)) as u16 & m;
+            let pairs = m & !four;
             let pointer = _mm512_add_epi32(_mm512_mullo_epi32(r, t.row_len), _mm512_cvtepu8_epi32(c));
-            if _mm512_mask_cmpge_epu32_mask(m, pointer, t.limit) != 0 {
+            if _mm512_mask_cmpge_epu32_mask(pairs, pointer, t.limit) != 0 {
                 return None;
             }
-            // The lanes in `m` are below the limit (checked just above).
-            let cp = gather(m, pointer, tables.index);
+            // The lanes in `pairs` are below the limit (checked just above).
+            let mut cp = gather(pairs, pointer, tables.index);
+            if FOUR
+                && four != 0
+                && let Some(table) = tables.four_byte
+            {
+                // `r` is the first byte minus 0x81 (`PairTables::with_four_byte`).
+                let byte = |b: __m512i| {
+                    let b = if h == 0 {
+                        _mm512_castsi512_si128(b)
+                    } else {
+                        _mm512_extracti32x4_epi32::<1>(b)
+                    };
+                    _mm512_cvtepu8_epi32(b)
+                };
+                let times = |a: __m512i, k: i32| _mm512_mullo_epi32(a, _mm512_set1_epi32(k));
+                let pointer = _mm512_add_epi32(
+                    _mm512_add_epi32(times(r, 12600), times(byte(second), 1260)),
+                    _mm512_add_epi32(times(byte(third), 10), byte(fourth)),
+                );
+                let limit = _mm512_set1_epi32(FOUR_BYTE_POINTERS as i32);
+                if _mm512_mask_cmpge_epu32_mask(four, pointer, limit) != 0 {
+                    return None;
+                }
+                // The lanes in `four` are below the table's limit (checked just above: the
+                // table has one entry more than the pointers).
+                let found = gather(four, pointer, Lookup::U16(table));
+                // 0: not plain; the others are (`PairTables::with_four_byte`).
+                if _mm512_mask_cmpeq_epi32_mask(four, found, _mm512_setzero_si512()) != 0 {
+                    return None;
+                }
+                cp = _mm512_or_si512(cp, found);
+            }
             // A table all plain needs no check (gb18030's HTML page into UTF-8, ad-hoc loop,
             // 3 alternating rounds, best: 5161 -> 5451 MB/s, 2026-11-24).
             if !tables.all_plain {
-                let low = _mm512_mask_cmplt_epu32_mask(m, cp, _mm512_set1_epi32(0x80));
-                let astral = _mm512_mask_cmpgt_epu32_mask(m, cp, _mm512_set1_epi32(0xFFFF));
+                let low = _mm512_mask_cmplt_epu32_mask(pairs, cp, _mm512_set1_epi32(0x80));
+                let astral = _mm512_mask_cmpgt_epu32_mask(pairs, cp, _mm512_set1_epi32(0xFFFF));
                 let surrogate = _mm512_mask_cmpeq_epi32_mask(
-                    m,
+                    pairs,
                     _mm512_and_si512(cp, _mm512_set1_epi32(0xF800)),
                     _mm512_set1_epi32(0xD800),
                 );
@@ -231,7 +331,8 @@ unsafe fn block(v: __m512i, len: usize, t: &Tables, tables: &PairTables) -> Opti
             v,
             leads,
             trails,
-            valid,
+            // The third and fourth bytes of four-byte sequences write nothing.
+            valid: valid & !(fours << 2 | fours << 3),
             read,
             code_points,
             wide,
@@ -278,14 +379,16 @@ unsafe fn low_bytes(a: __m512i, b: __m512i) -> __m512i {
     }
 }
 
-/// A scalar pair kernel (the tail of the vector ones).
-type ScalarPairs<T> = fn(&[u8], &PairTables, &mut [T]) -> (usize, usize);
+/// A scalar pair kernel with its end (`scalar::pairs_to_utf8_from`), the tail of the vector
+/// ones.
+type ScalarPairs<T> = fn(&[u8], &PairTables, &mut [T], usize) -> (usize, usize);
 
 /// The block loop of both pair kernels: while 64 input bytes and `ROOM` code units of room
-/// remain, decodes a block (or stops at one that is not plain) and hands it to `put`, which
-/// writes its characters at the given position and returns the units written.
-/// Fewer than 64 bytes at the end are one more block, loaded with a mask, if its output
-/// (`units` of it) fits exactly. The scalar kernel `tail` finishes.
+/// remain, decodes a block and hands it to `put`, which writes its characters at the given
+/// position and returns the units written. A block it cannot decode (not all plain) goes to
+/// the scalar kernel `tail`, up to its end: if that stops inside it, so does the kernel;
+/// otherwise the loop goes on after it. Fewer than 64 bytes at the end are one more block,
+/// loaded with a mask, if its output (`units` of it) fits exactly. `tail` finishes.
 ///
 /// # Safety
 /// - The AVX-512 level's features are enabled in the caller.
@@ -293,7 +396,7 @@ type ScalarPairs<T> = fn(&[u8], &PairTables, &mut [T]) -> (usize, usize);
 /// - `ROOM` is at least what `put` writes for a whole block, and at least 64; `ascii`
 ///   writes the 64 units of an all-ASCII block at the position it is given.
 #[inline(always)]
-unsafe fn pair_blocks<T, const ROOM: usize>(
+unsafe fn pair_blocks<T, const ROOM: usize, const FOUR: bool>(
     src: &[u8],
     tables: &PairTables,
     dst: &mut [T],
@@ -304,11 +407,11 @@ unsafe fn pair_blocks<T, const ROOM: usize>(
 ) -> (usize, usize) {
     if src.len() < SHORT {
         // Too short to pay for loading the tables into registers.
-        return tail(src, tables, dst);
+        return tail(src, tables, dst, usize::MAX);
     }
     let (mut read, mut written) = (0, 0);
     // SAFETY: AVX-512 per the caller's contract.
-    let t = unsafe { load(tables) };
+    let mut t = unsafe { load(tables) };
     while read + 64 <= src.len() && written + ROOM <= dst.len() {
         // SAFETY: `read + 64 <= src.len()`; AVX-512 per the contract.
         let v = unsafe { _mm512_loadu_si512(src.as_ptr().add(read).cast()) };
@@ -321,8 +424,20 @@ unsafe fn pair_blocks<T, const ROOM: usize>(
             continue;
         }
         // SAFETY: AVX-512 per the contract; `t` is from `tables`.
-        let Some(b) = (unsafe { block(v, 64, &t, tables) }) else {
-            break;
+        let Some(b) = (unsafe { block::<FOUR>(v, 64, &t, tables) }) else {
+            // The scalar kernel, to the first character boundary from the block's end.
+            let (r, w) = tail(&src[read..], tables, &mut dst[written..], 64);
+            read += r;
+            written += w;
+            if r < 64 {
+                // It stopped inside the block, where it would have without the end.
+                return (read, written);
+            }
+            // Loaded again rather than kept across the call (which would keep them in
+            // memory in the loop: Shift_JIS and Big5 HTML pages 8% slower).
+            // SAFETY: AVX-512 per the caller's contract.
+            t = unsafe { load(tables) };
+            continue;
         };
         // `written + ROOM <= dst.len()` held at the start of the block, and `put` writes at
         // most ROOM units for a block (caller's contract).
@@ -335,7 +450,7 @@ unsafe fn pair_blocks<T, const ROOM: usize>(
         // read, and are 0 in `v`); AVX-512 per the contract; `t` is from `tables`.
         let b = unsafe {
             let v = _mm512_maskz_loadu_epi8(low_bits64(rest), src.as_ptr().add(read).cast());
-            block(v, rest, &t, tables)
+            block::<FOUR>(v, rest, &t, tables)
         };
         if let Some(b) = b
             && written + units(&b) <= dst.len()
@@ -346,7 +461,7 @@ unsafe fn pair_blocks<T, const ROOM: usize>(
             read += b.read;
         }
     }
-    let (r, w) = tail(&src[read..], tables, &mut dst[written..]);
+    let (r, w) = tail(&src[read..], tables, &mut dst[written..], usize::MAX);
     (read + r, written + w)
 }
 
@@ -450,9 +565,18 @@ pub(crate) fn pairs_to_utf8(src: &[u8], tables: &PairTables, dst: &mut [u8]) -> 
         // bytes (`pair_blocks`).
         unsafe { _mm512_storeu_si512(out.cast(), v) }
     };
+    // gb18030's four-byte sequences in their own copy of the loop (the others' HTML pages 4%
+    // slower with its checks).
+    let tail = scalar::pairs_to_utf8_tail::<0x80>;
     // SAFETY: AVX-512 is enabled on this function; a block writes `units_utf8` bytes, at
     // most 96 (32 pairs of 3, or 64 ASCII bytes), which is the ROOM given.
-    unsafe { pair_blocks::<u8, 96>(src, tables, dst, scalar::pairs_to_utf8, units_utf8, ascii, put) }
+    unsafe {
+        if tables.four_byte.is_some() {
+            pair_blocks::<u8, 96, true>(src, tables, dst, tail, units_utf8, ascii, put)
+        } else {
+            pair_blocks::<u8, 96, false>(src, tables, dst, tail, units_utf8, ascii, put)
+        }
+    }
 }
 
 #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512vbmi,avx512vbmi2,bmi2,popcnt")]
@@ -495,9 +619,17 @@ pub(crate) fn pairs_to_utf16(src: &[u8], tables: &PairTables, dst: &mut [u16]) -
             );
         }
     };
+    // As in `pairs_to_utf8`.
+    let tail = scalar::pairs_to_utf16_tail::<0x80>;
     // SAFETY: AVX-512 is enabled on this function; a block writes one unit per kept byte
     // (`units_utf16`), at most 64, which is the ROOM given.
-    unsafe { pair_blocks::<u16, 64>(src, tables, dst, scalar::pairs_to_utf16, units_utf16, ascii, put) }
+    unsafe {
+        if tables.four_byte.is_some() {
+            pair_blocks::<u16, 64, true>(src, tables, dst, tail, units_utf16, ascii, put)
+        } else {
+            pair_blocks::<u16, 64, false>(src, tables, dst, tail, units_utf16, ascii, put)
+        }
+    }
 }
 
 /// Inputs shorter than this go to the scalar `units_to_bytes`.
