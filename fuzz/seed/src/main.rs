@@ -195,6 +195,36 @@ fn literals(source: &str) -> (Vec<Vec<u8>>, Vec<String>) {
     (bytes, texts)
 }
 
+/// Chinese text with words of Arabic, Thai and Hebrew text in it (four-byte sequences in
+/// gb18030), in a few pieces.
+fn mixed_scripts(texts: &[(String, String)], rng: &mut Rng) -> Vec<String> {
+    let text = |name: &str| {
+        texts
+            .iter()
+            .find(|(n, _)| n == name)
+            .map_or("", |(_, t)| t.as_str())
+    };
+    let words = |name: &str| -> Vec<&str> { text(name).split_whitespace().take(200).collect() };
+    let (zh, others) = (text("zh_cn"), [words("ar"), words("th"), words("he")]);
+    let mut out = Vec::new();
+    for piece in pieces(zh, 150, 4) {
+        let mut mixed = String::new();
+        for (i, c) in piece.chars().enumerate() {
+            mixed.push(c);
+            if i % 17 == 0 {
+                let script = &others[rng.below(others.len())];
+                if !script.is_empty() {
+                    mixed.push(' ');
+                    mixed.push_str(script[rng.below(script.len())]);
+                    mixed.push(' ');
+                }
+            }
+        }
+        out.push(mixed);
+    }
+    out
+}
+
 fn main() {
     let fuzz = Path::new(env!("CARGO_MANIFEST_DIR"))
         .parent()
@@ -245,6 +275,16 @@ fn main() {
         }
         for piece in pieces(&text, 100 + rng.below(200), 3) {
             encode.add(header(&mut rng, index as u8), piece.as_bytes());
+        }
+    }
+    // gb18030 and GBK with scripts they encode in four bytes (Arabic, Thai, Hebrew) amid
+    // Chinese, as in the Chinese Wikipedia page's links to other languages.
+    let mixed = mixed_scripts(&texts, &mut rng);
+    for (index, &enc) in all.iter().enumerate() {
+        if enc == simdenc::GB18030 || enc == simdenc::GBK {
+            for piece in &mixed {
+                decode.add(header(&mut rng, index as u8), &encoded(piece, enc));
+            }
         }
     }
     for vector in &byte_vectors {
@@ -329,6 +369,40 @@ fn main() {
             let mut h = header(&mut rng, kernel);
             h[3] &= !2; // payload as text, not raw units
             kernels.add(h, &payload);
+        }
+    }
+    // The CJK kernels (12, 13: pairs to UTF-8 and UTF-16, 14: UTF-16 units to pairs) with
+    // each family's tables ([3] >> 2, in the order of `cjk_tables`) and text in its
+    // encoding (12, 13) or as UTF-16 (14: the payload is text), gb18030's with four-byte
+    // sequences too.
+    let cjk = [
+        simdenc::SHIFT_JIS,
+        simdenc::EUC_JP,
+        simdenc::EUC_KR,
+        simdenc::GBK,
+        simdenc::GB18030,
+        simdenc::BIG5,
+    ];
+    for kernel in 12..15u8 {
+        for (index, &enc) in cjk.iter().enumerate() {
+            let text = text_for(&mut rng, enc).to_owned();
+            let mut chosen: Vec<String> = pieces(&text, 64 + rng.below(400), 4)
+                .into_iter()
+                .map(str::to_owned)
+                .collect();
+            if enc == simdenc::GB18030 || enc == simdenc::GBK {
+                chosen.extend(mixed.iter().cloned());
+            }
+            for piece in chosen {
+                let payload = if kernel == 14 {
+                    piece.into_bytes()
+                } else {
+                    encoded(&piece, enc)
+                };
+                let mut h = header(&mut rng, kernel);
+                h[3] = (index as u8) << 2 | (h[3] & 1);
+                kernels.add(h, &payload);
+            }
         }
     }
     println!(
