@@ -76,6 +76,8 @@ fn list_names_the_whole_suite() {
         "sb-decode16/",
         "sb-encode/",
         "cjk-decode/",
+        "cjk-html/",
+        "cjk-html16/",
         "cjk-encode/",
         "small16/",
         "small64/",

@@ -1,9 +1,9 @@
 //! The texts the suite runs on, embedded in the binary so that `simdenc bench` gives the same
 //! figures from any directory, on any machine, without the repository beside it.
 //!
-//! Only the files the suite uses are embedded (about 1 MB): four Unicode lipsum files (one per
-//! UTF-8 sequence length) and the Wikipedia article on Mars in the ten languages whose legacy
-//! encodings the suite measures. Every other input (legacy encodings, UTF-16) is made from these
+//! Only the files the suite uses are embedded (about 2 MB): four Unicode lipsum files (one per
+//! UTF-8 sequence length), the Wikipedia article on Mars in the ten languages whose legacy
+//! encodings the suite measures, and its whole HTML pages in Japanese, Korean and Chinese. Every other input (legacy encodings, UTF-16) is made from these
 //! at start-up with simdenc's encoders. Sources and licences: `data/corpus/README.md` (lipsum:
 //! MIT OR Apache-2.0; Wikipedia: CC BY-SA 3.0, `data/corpus/wikipedia/LICENSE-CC-BY-SA`, with
 //! each article's revision in `sources.txt`).
@@ -42,6 +42,24 @@ const WIKIPEDIA: [(&str, &str); 10] = [
     ("zh_cn", include_str!("../../../data/corpus/wikipedia/zh_cn.txt")),
     ("zh_tw", include_str!("../../../data/corpus/wikipedia/zh_tw.txt")),
 ];
+
+/// The same article's whole HTML pages (mostly ASCII markup) in the CJK languages:
+/// `(language code, page)`.
+const WIKIPEDIA_HTML: [(&str, &str); 4] = [
+    ("ja", include_str!("../../../data/corpus/wikipedia/ja.html")),
+    ("ko", include_str!("../../../data/corpus/wikipedia/ko.html")),
+    ("zh_cn", include_str!("../../../data/corpus/wikipedia/zh_cn.html")),
+    ("zh_tw", include_str!("../../../data/corpus/wikipedia/zh_tw.html")),
+];
+
+/// The Wikipedia HTML page in language `lang` (one of the embedded ones).
+pub fn wikipedia_html(lang: &str) -> &'static str {
+    WIKIPEDIA_HTML
+        .iter()
+        .find(|(code, _)| *code == lang)
+        .map(|(_, page)| *page)
+        .unwrap_or_else(|| panic!("no embedded Wikipedia page for {lang:?}"))
+}
 
 /// The Wikipedia text in language `lang` (one of the embedded ones).
 pub fn wikipedia(lang: &str) -> &'static str {

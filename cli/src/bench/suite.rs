@@ -101,6 +101,14 @@ const CJK_DECODE: Group = Group {
     slug: "cjk-decode",
     title: "CJK decode → UTF-8 (Wikipedia)",
 };
+const CJK_HTML: Group = Group {
+    slug: "cjk-html",
+    title: "CJK decode of whole HTML pages → UTF-8 (Wikipedia)",
+};
+const CJK_HTML16: Group = Group {
+    slug: "cjk-html16",
+    title: "CJK decode of whole HTML pages → UTF-16 (Wikipedia)",
+};
 const CJK_ENCODE: Group = Group {
     slug: "cjk-encode",
     title: "CJK encode from UTF-8 (Wikipedia)",
@@ -281,6 +289,21 @@ pub fn build(keep: &dyn Fn(&str) -> bool) -> (Vec<(String, Group)>, Vec<Workload
         if decode {
             b.add(CJK_DECODE, &format!("{}/{lang}", enc.name()), || {
                 Work::DecodeToUtf8(enc, legacy(lang, enc))
+            });
+        }
+    }
+    let page = |lang: &str, enc| -> Rc<[u8]> { corpus::encode(corpus::wikipedia_html(lang), enc).into() };
+    for (lang, enc, decode) in CJK {
+        if decode && enc != simdenc::ISO_2022_JP {
+            b.add(CJK_HTML, &format!("{}/{lang}", enc.name()), || {
+                Work::DecodeToUtf8(enc, page(lang, enc))
+            });
+        }
+    }
+    for (lang, enc, decode) in CJK {
+        if decode && enc != simdenc::ISO_2022_JP {
+            b.add(CJK_HTML16, &format!("{}/{lang}", enc.name()), || {
+                Work::DecodeToUtf16(enc, page(lang, enc))
             });
         }
     }
