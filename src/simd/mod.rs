@@ -132,6 +132,11 @@ pub(crate) struct PairTables {
     /// (index gb18030's two-byte pointers; the others have holes).
     #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
     pub(crate) all_plain: bool,
+    /// Whether every entry of `index` below its limit is plain or 0 (none): then a kernel
+    /// checks its gathered code points against 0 only (index EUC-KR's and jis0208's; Big5's
+    /// has astral code points).
+    #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
+    pub(crate) plain_or_zero: bool,
     /// The same leads and trails by nibbles, for kernels without 128-entry byte lookups (the
     /// AVX2 one; none reads them on other architectures yet).
     #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
@@ -227,10 +232,11 @@ impl PairTables {
             "pointers fit in 16 bits"
         );
         // Whether every entry a kernel may look up (below the limit) is plain, from 0x80.
-        let mut all_plain = true;
+        let (mut all_plain, mut plain_or_zero) = (true, true);
         let mut i = 0;
         while let Some(code_point) = index.get(i) {
             all_plain &= is_plain(code_point, 0x80);
+            plain_or_zero &= code_point == 0 || is_plain(code_point, 0x80);
             i += 1;
         }
         PairTables {
@@ -239,6 +245,7 @@ impl PairTables {
             row_len,
             index,
             all_plain,
+            plain_or_zero,
             nibbles,
             four_byte: None,
         }

@@ -529,23 +529,26 @@ fn pair_kernels_edge_code_points() {
     }
 }
 
-/// `PairTables::all_plain` (which lets a kernel skip the checks of what it gathers) against
-/// every entry a kernel may look up, for each family's tables; index gb18030's two-byte
-/// pointers are all plain, the others have holes.
+/// `PairTables::all_plain` and `plain_or_zero` (which let a kernel skip some checks of what
+/// it gathers) against every entry a kernel may look up, for each family's tables; index
+/// gb18030's two-byte pointers are all plain, the others have holes, and Big5's has astral
+/// code points too.
 #[test]
 fn pair_tables_all_plain() {
     for (encoding, tables) in crate::codecs::pair_tables() {
-        let plain = (0..tables.index.limit()).all(|i| {
-            let c = tables.index.get(i).unwrap();
-            (0x80..=0xFFFF).contains(&c) && !(0xD800..=0xDFFF).contains(&c)
-        });
+        let is_plain = |c: u32| (0x80..=0xFFFF).contains(&c) && !(0xD800..=0xDFFF).contains(&c);
+        let entries = || (0..tables.index.limit()).map(|i| tables.index.get(i).unwrap());
+        let plain = entries().all(is_plain);
+        let or_zero = entries().all(|c| c == 0 || is_plain(c));
         assert_eq!(tables.all_plain, plain, "{}", encoding.name());
+        assert_eq!(tables.plain_or_zero, or_zero, "{}", encoding.name());
         assert_eq!(
             plain,
             encoding == crate::GB18030 || encoding == crate::GBK,
             "{}",
             encoding.name()
         );
+        assert_eq!(or_zero, encoding != crate::BIG5, "{}", encoding.name());
     }
 }
 
