@@ -54,20 +54,21 @@ const WIKIPEDIA_HTML: [(&str, &str); 4] = [
 
 /// The Wikipedia HTML page in language `lang` (one of the embedded ones).
 pub fn wikipedia_html(lang: &str) -> &'static str {
-    WIKIPEDIA_HTML
-        .iter()
-        .find(|(code, _)| *code == lang)
-        .map(|(_, page)| *page)
-        .unwrap_or_else(|| panic!("no embedded Wikipedia page for {lang:?}"))
+    embedded(&WIKIPEDIA_HTML, lang)
 }
 
 /// The Wikipedia text in language `lang` (one of the embedded ones).
 pub fn wikipedia(lang: &str) -> &'static str {
-    WIKIPEDIA
+    embedded(&WIKIPEDIA, lang)
+}
+
+/// The entry of `lang` in `files`.
+fn embedded(files: &[(&str, &'static str)], lang: &str) -> &'static str {
+    files
         .iter()
         .find(|(code, _)| *code == lang)
         .map(|(_, text)| *text)
-        .unwrap_or_else(|| panic!("no embedded Wikipedia text for {lang:?}"))
+        .unwrap_or_else(|| panic!("nothing embedded for {lang:?}"))
 }
 
 /// `text` in `encoding`, as the standard's encoder writes it (unmappable characters become

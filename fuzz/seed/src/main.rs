@@ -372,17 +372,13 @@ fn main() {
         }
     }
     // The CJK kernels (12, 13: pairs to UTF-8 and UTF-16, 14: UTF-16 units to pairs) with
-    // each family's tables ([3] >> 2, in the order of `cjk_tables`) and text in its
-    // encoding (12, 13) or as UTF-16 (14: the payload is text), gb18030's with four-byte
-    // sequences too.
-    let cjk = [
-        simdenc::SHIFT_JIS,
-        simdenc::EUC_JP,
-        simdenc::EUC_KR,
-        simdenc::GBK,
-        simdenc::GB18030,
-        simdenc::BIG5,
-    ];
+    // each family's tables ([3] >> 2, the index in `cjk_tables`, as the target reads it) and
+    // text in its encoding (12, 13) or as UTF-16 (14: the payload is text), gb18030's with
+    // four-byte sequences too.
+    let cjk: Vec<&'static Encoding> = simdenc::internals::cjk_tables()
+        .iter()
+        .map(|t| t.encoding())
+        .collect();
     for kernel in 12..15u8 {
         for (index, &enc) in cjk.iter().enumerate() {
             let text = text_for(&mut rng, enc).to_owned();
