@@ -2,8 +2,9 @@
 //!
 //! <https://encoding.spec.whatwg.org/#gb18030-decoder>: ASCII bytes are themselves, 0x80 is
 //! U+20AC, a lead byte 0x81–0xFE starts a two-byte sequence (index gb18030) or, with a
-//! second byte 0x30–0x39, a four-byte sequence (index gb18030 ranges, found here through a
-//! compile-time table of where each stretch of 32 pointers starts in `GB18030_RANGES`).
+//! second byte 0x30–0x39, a four-byte sequence (index gb18030 ranges: below the astral
+//! planes, a compile-time table of every pointer's code point, which the pair kernels
+//! gather from too).
 //!
 //! Decoding has two layers:
 //! - a fast path, run only from the initial state with nothing pending: ASCII runs go to the
@@ -29,7 +30,7 @@ use crate::codecs::Pending;
 use crate::codecs::cursor::{ByteDest, Dest, Source};
 use crate::codecs::runs::{self, PairShape};
 use crate::results::{EncoderResult, Status};
-use crate::simd::{EncodeTables, FOUR_BYTE_POINTERS, Lookup, PairTables};
+use crate::simd::{EncodeTables, FOUR_BYTE_POINTERS, Lookup, PairTables, four_byte_pointer};
 use crate::tables::gb18030::{GB18030, GB18030_ENC_BLOCKS, GB18030_ENC_PAGES, GB18030_RANGES};
 use crate::tables::paged;
 
@@ -41,53 +42,15 @@ fn index_gb18030_ranges_code_point(pointer: u32) -> Option<char> {
     if (pointer > 39419 && pointer < 189000) || pointer > 1237575 {
         return None;
     }
-    // 2. If pointer is 7457, then return code point U+E7C7.
-    if pointer == 7457 {
-        return Some('\u{E7C7}');
-    }
-    // 3. Let offset be the last pointer in index gb18030 ranges that is less than or equal to
-    //    pointer and let codePointOffset be its corresponding code point.
-    let &(offset, code_point_offset) = GB18030_RANGES.get(last_range_at(pointer))?;
-    // 4. Return a code point whose value is codePointOffset + pointer − offset.
-    char::from_u32(code_point_offset + (pointer - offset))
-}
-
-/// Pointers per entry of [`RANGE_AT`].
-const RANGE_STEP: u32 = 32;
-
-/// For each [`RANGE_STEP`] pointers below 39420 (the BMP's), the last range in index gb18030
-/// ranges that starts at or before the first of them. At most 8 more ranges start inside
-/// any step, so [`last_range_at`] scans a few entries where a binary search took 8 dependent
-/// loads (60% of the decoder's own time on the Chinese Wikipedia page, whose four-byte
-/// sequences come in runs of Arabic, Hindi or Georgian names).
-static RANGE_AT: [u8; 39420_usize.div_ceil(RANGE_STEP as usize)] = {
-    let mut out = [0u8; 39420_usize.div_ceil(RANGE_STEP as usize)];
-    let mut step = 0;
-    let mut range = 0;
-    while step < out.len() {
-        while range + 1 < GB18030_RANGES.len() && GB18030_RANGES[range + 1].0 <= step as u32 * RANGE_STEP {
-            range += 1;
-        }
-        assert!(range < 256);
-        out[step] = range as u8;
-        step += 1;
-    }
-    out
-};
-
-/// The index in `GB18030_RANGES` of the last range that starts at or before `pointer` (a
-/// pointer of the standard's step 3: below 39420, or from 189000 to 1237575).
-#[inline(always)]
-fn last_range_at(pointer: u32) -> usize {
-    let Some(&start) = RANGE_AT.get((pointer / RANGE_STEP) as usize) else {
-        // Above the BMP's pointers: the last range (U+10000 from pointer 189000).
-        return GB18030_RANGES.len() - 1;
+    // 2.–4. Below 39420, `FOUR_BYTE_BMP` holds their result (built from them at compile
+    // time, the kernels' table too). From 189000, the last range: U+10000 at 189000.
+    let code_point = if (pointer as usize) < FOUR_BYTE_POINTERS {
+        u32::from(FOUR_BYTE_BMP[pointer as usize])
+    } else {
+        let (offset, code_point_offset) = GB18030_RANGES[GB18030_RANGES.len() - 1];
+        code_point_offset + (pointer - offset)
     };
-    let mut i = usize::from(start);
-    while GB18030_RANGES.get(i + 1).is_some_and(|&(p, _)| p <= pointer) {
-        i += 1;
-    }
-    i
+    char::from_u32(code_point)
 }
 
 /// <https://encoding.spec.whatwg.org/#index-gb18030-ranges-pointer>, for a code point that
@@ -119,15 +82,6 @@ fn two_byte_code_point(leading: u8, byte: u8) -> Option<u16> {
     }
     let pointer = usize::from(leading.wrapping_sub(0x81)) * 190 + usize::from(byte - offset);
     GB18030.get(pointer).copied().filter(|&u| u != 0)
-}
-
-/// The four-byte pointer of `first second third byte` (all in range).
-#[inline(always)]
-fn four_byte_pointer(first: u8, second: u8, third: u8, byte: u8) -> u32 {
-    u32::from(first.wrapping_sub(0x81)) * (10 * 126 * 10)
-        + u32::from(second.wrapping_sub(0x30)) * (10 * 126)
-        + u32::from(third.wrapping_sub(0x81)) * 10
-        + u32::from(byte.wrapping_sub(0x30))
 }
 
 /// What one byte did to the state machine.
@@ -481,10 +435,11 @@ pub(crate) static PAIRS: PairTables = SHAPE_DEF
     .tables(Lookup::U16(&GB18030))
     .with_four_byte(&FOUR_BYTE_BMP);
 
-/// The index gb18030 ranges code point of every pointer below the astral planes' (the
-/// decoder's steps 5.3.1–5.3.2), for the kernels: plain ones (not surrogates) or 0, and a 0
-/// after them (see [`PairTables::four_byte`]). Built at compile time from the ranges as
-/// [`index_gb18030_ranges_code_point`] reads them.
+/// The index gb18030 ranges code point of every pointer below the astral planes' (steps
+/// 2–4 of <https://encoding.spec.whatwg.org/#index-gb18030-ranges-code-point>), for
+/// [`index_gb18030_ranges_code_point`] and the kernels, and a 0 after them (see
+/// [`PairTables::four_byte`]). Built at compile time from index gb18030 ranges; every one is
+/// plain (in the BMP, not a surrogate: checked here and by `PairTables::with_four_byte`).
 static FOUR_BYTE_BMP: [u16; FOUR_BYTE_POINTERS + 1] = {
     let mut out = [0u16; FOUR_BYTE_POINTERS + 1];
     let mut range = 0;
@@ -499,10 +454,11 @@ static FOUR_BYTE_BMP: [u16; FOUR_BYTE_POINTERS + 1] = {
         } else {
             code_point_offset + (pointer - offset)
         };
-        assert!(code_point >= 0x80 && code_point <= 0xFFFF, "the BMP's pointers");
-        if code_point & 0xF800 != 0xD800 {
-            out[pointer as usize] = code_point as u16;
-        }
+        assert!(
+            code_point >= 0x80 && code_point <= 0xFFFF && code_point & 0xF800 != 0xD800,
+            "the BMP's pointers map plain code points"
+        );
+        out[pointer as usize] = code_point as u16;
         pointer += 1;
     }
     out
@@ -898,7 +854,7 @@ mod tests {
         assert_eq!(index_gb18030_ranges_code_point(189000), Some('\u{10000}'));
         assert_eq!(index_gb18030_ranges_code_point(1237575), Some('\u{10FFFF}'));
         assert_eq!(index_gb18030_ranges_code_point(1237576), None);
-        // Every pointer, through the block table, against the standard's own algorithm.
+        // Every pointer, through the table, against the standard's own algorithm.
         for pointer in 0..=1_300_000 {
             assert_eq!(
                 index_gb18030_ranges_code_point(pointer),

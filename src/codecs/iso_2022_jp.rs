@@ -591,8 +591,17 @@ static ENC_TABLES: EncodeTables = EncodeTables {
 /// to Roman for U+00A5 and U+203E; step 11 switches to ASCII where there is no pointer).
 #[inline(always)]
 fn jis0208_bytes(code_point: u32) -> u16 {
-    let code_point = match code_point {
-        0xA5 | 0x203E => return 0,
+    if code_point == 0xA5 || code_point == 0x203E {
+        return 0;
+    }
+    // 10. Let pointer be the index pointer for codePoint in index jis0208 (13–15: its bytes).
+    paged(&JIS0208_ENC_PAGES, &ENC_BYTES, steps_8_9(code_point))
+}
+
+/// Steps 8–9 of the encoder: the code point whose jis0208 pointer stands for `code_point`.
+#[inline(always)]
+fn steps_8_9(code_point: u32) -> u32 {
+    match code_point {
         // 8. If codePoint is U+2212 (−), then set it to U+FF0D (－).
         0x2212 => 0xFF0D,
         // 9. If codePoint is in the range U+FF61 (｡) to U+FF9F (ﾟ), inclusive, then set it to
@@ -601,9 +610,7 @@ fn jis0208_bytes(code_point: u32) -> u16 {
             .get((code_point - 0xFF61) as usize)
             .map_or(0, |&c| u32::from(c)),
         _ => code_point,
-    };
-    // 10. Let pointer be the index pointer for codePoint in index jis0208 (13–15: its bytes).
-    paged(&JIS0208_ENC_PAGES, &ENC_BYTES, code_point)
+    }
 }
 
 /// `dst.push(bytes)` in pieces of constant length (16, then 8, 4, 2, 1), which compile to
@@ -813,16 +820,8 @@ impl Iso2022JpEncoder {
         if (code_point == 0xA5 || code_point == 0x203E) && state != Roman {
             return self.switch(dst, Roman);
         }
-        // 8. If codePoint is U+2212 (−), then set it to U+FF0D (－).
-        let code_point = if code_point == 0x2212 { 0xFF0D } else { code_point };
-        // 9. If codePoint is in the range U+FF61 (｡) to U+FF9F (ﾟ), inclusive, then set it
-        //    to the index code point for codePoint − 0xFF61 in index ISO-2022-JP katakana.
-        let code_point = match code_point {
-            0xFF61..=0xFF9F => ISO_2022_JP_KATAKANA
-                .get((code_point - 0xFF61) as usize)
-                .map_or(0, |&c| u32::from(c)),
-            _ => code_point,
-        };
+        // 8.–9. (U+2212 and the half-width katakana.)
+        let code_point = steps_8_9(code_point);
         // 10. Let pointer be the index pointer for codePoint in index jis0208.
         let pointer_plus_one = paged(&JIS0208_ENC_PAGES, &JIS0208_ENC_BLOCKS, code_point);
         // 11. If pointer is null:

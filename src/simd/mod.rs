@@ -116,8 +116,8 @@ impl EncodeTables {
 /// pointers, astral code points, errors) is the codec's.
 ///
 /// gb18030's tables also have `four_byte`: then a lead followed by a digit (0x30–0x39), a
-/// lead and a digit is a four-byte sequence, plain if its pointer (below
-/// [`FOUR_BYTE_POINTERS`]) has a plain code point there ([`PairTables::four_byte_from`]).
+/// lead and a digit is a four-byte sequence, plain if its pointer is below
+/// [`FOUR_BYTE_POINTERS`] ([`PairTables::four_byte_from`]).
 pub(crate) struct PairTables {
     /// For bytes 0x80..=0xFF: the row of a leading byte plus one, 0 for other bytes.
     pub(crate) lead_row: [u8; 128],
@@ -141,16 +141,25 @@ pub(crate) struct PairTables {
     /// AVX2 one; none reads them on other architectures yet).
     #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
     pub(crate) nibbles: PairNibbles,
-    /// gb18030's four-byte sequences below the astral planes: the plain code point of each
-    /// pointer below [`FOUR_BYTE_POINTERS`] (0: not plain), and a 0 after them (so that a
-    /// vector gather of 4 bytes at the last pointer stays inside). `None` for the others.
+    /// gb18030's four-byte sequences below the astral planes: the code point of each pointer
+    /// below [`FOUR_BYTE_POINTERS`] (all plain), and a 0 after them (so that a vector gather
+    /// of 4 bytes at the last pointer stays inside). `None` for the others.
     pub(crate) four_byte: Option<&'static [u16; FOUR_BYTE_POINTERS + 1]>,
 }
 
 /// The four-byte pointers of gb18030 below the astral planes' (index gb18030 ranges code
-/// points U+0080..=U+FFFF): a four-byte sequence is `(b1 - 0x81) * 12600 + (b2 - 0x30) *
-/// 1260 + (b3 - 0x81) * 10 + (b4 - 0x30)`.
+/// points U+0080..=U+FFFF; see [`four_byte_pointer`]).
 pub(crate) const FOUR_BYTE_POINTERS: usize = 39420;
+
+/// The pointer of gb18030's four-byte sequence `first second third fourth` (each in range:
+/// 0x81–0xFE, 0x30–0x39, 0x81–0xFE, 0x30–0x39), as the decoder's step 5.3.1 computes it.
+#[inline(always)]
+pub(crate) const fn four_byte_pointer(first: u8, second: u8, third: u8, fourth: u8) -> u32 {
+    (first.wrapping_sub(0x81) as u32) * (10 * 126 * 10)
+        + (second.wrapping_sub(0x30) as u32) * (10 * 126)
+        + (third.wrapping_sub(0x81) as u32) * 10
+        + fourth.wrapping_sub(0x30) as u32
+}
 
 /// [`PairTables`]' leads and trails as 16-entry tables (one `pshufb` each): which bytes are
 /// leads and trails as bitmaps by low nibble, and the row and column of a byte as the byte
@@ -255,7 +264,8 @@ impl PairTables {
     ///
     /// Panics (at compile time, in a `static`) unless the leads are 0x81–0xFE in rows from
     /// 1 (so a kernel's `row - 1` of a first byte is the byte minus 0x81) and `table` is
-    /// plain or 0 everywhere, with the 0 after its pointers.
+    /// plain at every pointer (so a kernel need not check what it gathers), with the 0 after
+    /// them.
     pub(crate) const fn with_four_byte(self, table: &'static [u16; FOUR_BYTE_POINTERS + 1]) -> Self {
         let mut b = 0x80;
         while b < 0x100 {
@@ -267,8 +277,8 @@ impl PairTables {
             b += 1;
         }
         let mut i = 0;
-        while i < table.len() {
-            assert!(table[i] == 0 || is_plain(table[i] as u32, 0x80), "plain or 0");
+        while i < FOUR_BYTE_POINTERS {
+            assert!(is_plain(table[i] as u32, 0x80), "plain at every pointer");
             i += 1;
         }
         assert!(table[FOUR_BYTE_POINTERS] == 0, "a 0 after the pointers");
@@ -306,15 +316,11 @@ impl PairTables {
         if !(lead(first) && digit(second) && lead(third) && digit(fourth)) {
             return None;
         }
-        let pointer = usize::from(first - 0x81) * 12600
-            + usize::from(second - 0x30) * 1260
-            + usize::from(third - 0x81) * 10
-            + usize::from(fourth - 0x30);
+        let pointer = four_byte_pointer(first, second, third, fourth) as usize;
         if pointer >= FOUR_BYTE_POINTERS {
             return None;
         }
         let code_point = u32::from(*table.get(pointer)?);
-        // 0 (not plain) is below MIN.
         (code_point >= MIN).then_some(code_point)
     }
 }

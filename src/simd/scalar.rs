@@ -383,35 +383,12 @@ fn plain_at<const MIN: u32>(src: &[u8], read: usize, byte: u8, tables: &PairTabl
     Some((code_point, 4))
 }
 
-/// [`pairs_to_utf8_from`], not inlined: the tail of the vector kernels.
-#[cfg(target_arch = "x86_64")]
-#[inline(never)]
-pub(crate) fn pairs_to_utf8_tail<const MIN: u32>(
-    src: &[u8],
-    tables: &PairTables,
-    dst: &mut [u8],
-    end: usize,
-) -> (usize, usize) {
-    pairs_to_utf8_from::<MIN>(src, tables, dst, end)
-}
-
-/// [`pairs_to_utf16_from`], not inlined: the tail of the vector kernels.
-#[cfg(target_arch = "x86_64")]
-#[inline(never)]
-pub(crate) fn pairs_to_utf16_tail<const MIN: u32>(
-    src: &[u8],
-    tables: &PairTables,
-    dst: &mut [u16],
-    end: usize,
-) -> (usize, usize) {
-    pairs_to_utf16_from::<MIN>(src, tables, dst, end)
-}
-
 /// [`pairs_to_utf8`] with pairs plain from `MIN`, stopping also at the first character
 /// boundary at or after `end` (the vector kernels decode a block they stop at with it, and
-/// go on after it if this does).
-#[inline(always)]
-fn pairs_to_utf8_from<const MIN: u32>(
+/// go on after it if this does). Not inlined: in the vector kernels' loops, the call is
+/// their tail.
+#[inline(never)]
+pub(crate) fn pairs_to_utf8_from<const MIN: u32>(
     src: &[u8],
     tables: &PairTables,
     dst: &mut [u8],
@@ -457,9 +434,9 @@ pub(crate) fn pairs_to_utf16_wide(src: &[u8], tables: &PairTables, dst: &mut [u1
 }
 
 /// [`pairs_to_utf16`] with pairs plain from `MIN`, stopping also at the first character
-/// boundary at or after `end`, as [`pairs_to_utf8_from`].
-#[inline(always)]
-fn pairs_to_utf16_from<const MIN: u32>(
+/// boundary at or after `end`, as [`pairs_to_utf8_from`] (not inlined either).
+#[inline(never)]
+pub(crate) fn pairs_to_utf16_from<const MIN: u32>(
     src: &[u8],
     tables: &PairTables,
     dst: &mut [u16],

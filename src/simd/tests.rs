@@ -671,7 +671,7 @@ fn pair_kernels_four_byte_sequences() {
         );
         plain += usize::from(expect.is_some());
     }
-    // Every pointer but none maps a plain code point (the last few, the gathers' edge, too).
+    // Every pointer maps a plain code point (the last few, at the gathers' edge, too).
     assert_eq!(plain, super::FOUR_BYTE_POINTERS);
     let every: Vec<u8> = (0..super::FOUR_BYTE_POINTERS as u32).flat_map(four).collect();
     let mut inputs = vec![

@@ -586,7 +586,7 @@ pub(crate) fn pairs_to_utf8(src: &[u8], tables: &PairTables, dst: &mut [u8]) -> 
             src,
             tables,
             dst,
-            scalar::pairs_to_utf8_tail::<0x800>,
+            scalar::pairs_to_utf8_from::<0x800>,
             Block::utf8_len,
             put,
         )
@@ -623,7 +623,7 @@ pub(crate) fn pairs_to_utf16(src: &[u8], tables: &PairTables, dst: &mut [u16]) -
             src,
             tables,
             dst,
-            scalar::pairs_to_utf16_tail::<0x800>,
+            scalar::pairs_to_utf16_from::<0x800>,
             Block::utf16_len,
             put,
         )
