@@ -1015,25 +1015,38 @@ fn utf8_long_ascii_runs() {
 /// error at every position of that first block and the next.
 #[test]
 fn utf8_validation_every_alignment() {
-    let specials: [&[u8]; 5] = [
+    // Valid characters, cut ones (a 2-byte lead alone is caught only by the first byte's
+    // lookups), a stray continuation, and one of each kind of the lookups' pair errors.
+    let specials: [&[u8]; 10] = [
         b"\xC3\xA9",
         b"\xE6\x97\xA5",
         b"\xF0\x9F\x98\x80",
         b"\xE6\x97",
+        b"\xC3",
         b"\x80",
+        b"\xC1\xBF",
+        b"\xE0\x9F\xBF",
+        b"\xED\xA0\x80",
+        b"\xF4\x90\x80\x80",
     ];
     let len = 1100;
-    let base: Vec<u8> = (0..len).map(|i| b'a' + (i % 26) as u8).collect();
+    let ascii: Vec<u8> = (0..len).map(|i| b'a' + (i % 26) as u8).collect();
+    // With an "é" every 61 bytes, the blocks after a special are not ASCII: their own
+    // checks must see what the special left unfinished.
+    let mut mixed = ascii.clone();
+    for i in (30..len - 1).step_by(61) {
+        mixed[i..i + 2].copy_from_slice("é".as_bytes());
+    }
     let mut store = vec![0u8; len + 64];
     let s = scalar_table();
-    for k in levels() {
+    for (k, base) in levels().into_iter().flat_map(|k| [(k, &ascii), (k, &mixed)]) {
         for align in (0..64).step_by(stride()) {
             let start = (64 - store.as_ptr() as usize % 64) % 64 + align;
             let start = start % 64;
             for pos in (0..130).chain(len - 70..len).step_by(stride()) {
                 for special in specials {
                     let v = &mut store[start..start + len];
-                    v.copy_from_slice(&base);
+                    v.copy_from_slice(base);
                     for (i, &b) in special.iter().enumerate() {
                         if pos + i < len {
                             v[pos + i] = b;

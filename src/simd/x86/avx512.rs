@@ -159,6 +159,12 @@ impl generic::utf8::Utf8Vector for __m512i {
         // SAFETY: AVX-512BW per the trait contract.
         unsafe { _mm512_test_epi8_mask(self, self) != 0 }
     }
+    const LOOKUP_THEN_SHIFT: bool = true;
+    #[inline(always)]
+    unsafe fn shifted<const N: usize>(self, prev: Self) -> Self {
+        // SAFETY: AVX-512VBMI per the trait contract.
+        unsafe { shifted_in::<N>(self, prev) }
+    }
     #[inline(always)]
     unsafe fn incomplete_limits() -> Self {
         let mut limits = [0xFFu8; 64];
@@ -238,6 +244,38 @@ unsafe fn lanes_before(cur: __m512i, prev: __m512i) -> __m512i {
     // SAFETY: AVX-512F per the contract. Qword indices 0..7 pick from `prev`, 8..15 from `cur`.
     unsafe { _mm512_permutex2var_epi64(prev, _mm512_setr_epi64(6, 7, 8, 9, 10, 11, 12, 13), cur) }
 }
+
+/// Byte `i` of the stream `prev ++ cur` `N` places before byte `i` of `cur` (`N` = 1, 2, 3):
+/// one `vpermt2b`, where `alignr` on the lanes before takes one lane permute for the three
+/// shifts and one `alignr` each.
+///
+/// # Safety
+/// AVX-512F and AVX-512VBMI are enabled in the caller.
+#[inline(always)]
+unsafe fn shifted_in<const N: usize>(cur: __m512i, prev: __m512i) -> __m512i {
+    // SAFETY: reads the 64 bytes of `SHIFT_IN[N - 1]` (N is 1, 2 or 3); AVX-512VBMI per the
+    // contract. Byte indices 0..64 pick from `prev`, 64..128 from `cur`.
+    unsafe {
+        let idx = _mm512_loadu_si512(SHIFT_IN[N - 1].as_ptr().cast());
+        _mm512_permutex2var_epi8(prev, idx, cur)
+    }
+}
+
+/// `SHIFT_IN[n - 1][i]` is `64 + i - n`: the byte `n` places before byte `i` of the second
+/// operand of `vpermt2b`, in the first operand for the first `n` bytes.
+const SHIFT_IN: [[u8; 64]; 3] = {
+    let mut v = [[0u8; 64]; 3];
+    let mut n = 0;
+    while n < 3 {
+        let mut i = 0;
+        while i < 64 {
+            v[n][i] = (64 + i - (n + 1)) as u8;
+            i += 1;
+        }
+        n += 1;
+    }
+    v
+};
 
 super::entry_points!("avx512f,avx512bw,avx512vl,avx512vbmi,avx512vbmi2,bmi2", __m512i, {
     utf8_valid_up_to(src: &[u8]) -> usize = generic::utf8::valid_up_to;
