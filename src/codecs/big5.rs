@@ -220,12 +220,7 @@ fn decode_fast<D: Dest>(src: &[u8], mut read: usize, dst: &mut D) -> usize {
             dst,
             &PAIRS,
             |_| 0,
-            |leading, byte| {
-                SHAPE
-                    .pointer(leading, byte)
-                    .and_then(|p| BIG5.get(p).copied())
-                    .unwrap_or(0)
-            },
+            |leading, byte| SHAPE.lookup(leading, byte, &BIG5).unwrap_or(0),
         )
         .0;
         loop {

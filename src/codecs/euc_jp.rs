@@ -229,10 +229,7 @@ fn decode_fast<D: Dest>(src: &[u8], dst: &mut D) -> (usize, bool) {
         |_| 0,
         |leading, byte| match (leading, byte) {
             (0x8E, 0xA1..=0xDF) => 0xFF61 - 0xA1 + u32::from(byte),
-            _ => SHAPE
-                .pointer(leading, byte)
-                .and_then(|p| JIS0208.get(p).copied())
-                .map_or(0, u32::from),
+            _ => SHAPE.lookup(leading, byte, &JIS0208).map_or(0, u32::from),
         },
     )
 }

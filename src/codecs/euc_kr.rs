@@ -188,12 +188,7 @@ fn decode_fast<D: Dest>(src: &[u8], dst: &mut D) -> (usize, bool) {
         dst,
         &PAIRS,
         |_| 0,
-        |leading, byte| {
-            SHAPE
-                .pointer(leading, byte)
-                .and_then(|p| EUC_KR.get(p).copied())
-                .map_or(0, u32::from)
-        },
+        |leading, byte| SHAPE.lookup(leading, byte, &EUC_KR).map_or(0, u32::from),
     )
 }
 

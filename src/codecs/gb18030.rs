@@ -347,12 +347,7 @@ fn decode_fast<D: Dest>(src: &[u8], mut read: usize, dst: &mut D) -> usize {
             dst,
             &PAIRS,
             |byte| if byte == 0x80 { 0x20AC } else { 0 },
-            |leading, byte| {
-                SHAPE
-                    .pointer(leading, byte)
-                    .and_then(|p| GB18030.get(p).copied())
-                    .map_or(0, u32::from)
-            },
+            |leading, byte| SHAPE.lookup(leading, byte, &GB18030).map_or(0, u32::from),
         )
         .0;
         loop {

@@ -19,12 +19,15 @@ use crate::simd::{Lookup, PairTables};
 /// for bytes that are not trails. Built at compile time by [`PairShape::new`].
 pub(crate) struct PairShape {
     lead_base: [u16; 256],
-    trail_column: [u8; 256],
+    trail_column: [u16; 256],
     row_len: u16,
 }
 
-const NO_LEAD: u16 = u16::MAX;
-const NO_TRAIL: u8 = u8::MAX;
+/// Larger than every pointer of an index (the largest, gb18030's two-byte one, has 23940),
+/// so that a sum with `NO_LEAD` or `NO_TRAIL` in it is past the end of every index: one
+/// bounds check tests the lead, the trail and the index (see [`PairShape::lookup`]).
+const NO_LEAD: u16 = 0x8000;
+const NO_TRAIL: u16 = 0x8000;
 
 impl PairShape {
     /// Leads `leads` (ranges; consecutive rows of `row_len` pointers in the order given) and
@@ -43,7 +46,11 @@ impl PairShape {
             }
             i += 1;
         }
-        let mut column = 0u8;
+        assert!(
+            row as u32 * row_len as u32 <= NO_LEAD as u32,
+            "pointers are below NO_LEAD"
+        );
+        let mut column = 0u16;
         let mut i = 0;
         while i < trails.len() {
             let mut b = trails[i].0 as usize;
@@ -54,7 +61,7 @@ impl PairShape {
             }
             i += 1;
         }
-        assert!(column as u16 == row_len, "the trails must fill a row");
+        assert!(column == row_len, "the trails must fill a row");
         PairShape {
             lead_base,
             trail_column,
@@ -79,18 +86,28 @@ impl PairShape {
             assert!(self.lead_base[b] == NO_LEAD, "leading bytes are 0x80 or above");
             b += 1;
         }
-        PairTables::new(lead_row, self.trail_column, self.row_len, index)
+        let mut trail_column = [u8::MAX; 256];
+        let mut b = 0;
+        while b < 0x100 {
+            if self.trail_column[b] != NO_TRAIL {
+                trail_column[b] = self.trail_column[b] as u8;
+            }
+            b += 1;
+        }
+        PairTables::new(lead_row, trail_column, self.row_len, index)
     }
 
-    /// The pointer of `lead`, `trail`, if both are in range.
+    /// `index[pointer]` for the pointer of `lead`, `trail`: `None` if either is out of range
+    /// or the pointer is past the end of `index` (which is shorter than `NO_LEAD`). One
+    /// bounds check for all three, where a check of each took three: 16-byte Shift_JIS inputs
+    /// to UTF-8 464 -> 517 MB/s, 1.01 -> 1.10 times encoding_rs (`simdenc bench --filter
+    /// small --level avx512 --batches 5`, 3 alternating rounds, best, 2026-11-24).
     #[inline(always)]
-    pub(crate) fn pointer(&self, lead: u8, trail: u8) -> Option<usize> {
+    pub(crate) fn lookup<T: Copy>(&self, lead: u8, trail: u8, index: &[T]) -> Option<T> {
+        debug_assert!(index.len() <= usize::from(NO_LEAD));
         let base = self.lead_base[usize::from(lead)];
         let column = self.trail_column[usize::from(trail)];
-        if base == NO_LEAD || column == NO_TRAIL {
-            return None;
-        }
-        Some(usize::from(base) + usize::from(column))
+        index.get(usize::from(base) + usize::from(column)).copied()
     }
 }
 

@@ -213,11 +213,8 @@ fn decode_fast<D: Dest>(src: &[u8], dst: &mut D) -> (usize, bool) {
             0xA1..=0xDF => 0xFF61 - 0xA1 + u32::from(byte),
             _ => 0,
         },
-        |leading, byte| match SHAPE.pointer(leading, byte) {
-            // Index jis0208 (0 where it has no code point, and at the EUDC pointers).
-            Some(pointer) => JIS0208.get(pointer).copied().map_or(0, u32::from),
-            None => 0,
-        },
+        // Index jis0208 (0 where it has no code point, and at the EUDC pointers).
+        |leading, byte| SHAPE.lookup(leading, byte, &JIS0208).map_or(0, u32::from),
     )
 }
 
