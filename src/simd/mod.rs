@@ -47,7 +47,6 @@ pub(crate) type UnitsKernel = unsafe fn(&[u16], &EncodeTables, &mut [u8]) -> (us
 pub(crate) enum Lookup {
     U8(&'static [u8]),
     U16(&'static [u16]),
-    U32(&'static [u32]),
 }
 
 impl Lookup {
@@ -59,7 +58,6 @@ impl Lookup {
         match self {
             Lookup::U8(t) => t.len().saturating_sub(3),
             Lookup::U16(t) => t.len().saturating_sub(1),
-            Lookup::U32(t) => t.len(),
         }
     }
 
@@ -72,7 +70,6 @@ impl Lookup {
         Some(match self {
             Lookup::U8(t) => t[i] as u32,
             Lookup::U16(t) => t[i] as u32,
-            Lookup::U32(t) => t[i],
         })
     }
 }
@@ -125,7 +122,8 @@ pub(crate) struct PairTables {
     pub(crate) trail_col: [u8; 256],
     /// Pointers per row.
     pub(crate) row_len: u16,
-    /// The index, code point by pointer (0: none); `U16` or `U32`.
+    /// The index, code point by pointer (0: none); `U16` (Big5's has the BMP part of the
+    /// index only: see `codecs::big5`).
     pub(crate) index: Lookup,
     /// Whether every entry of `index` below its limit is a plain code point from U+0080
     /// (mapped, BMP, not a surrogate): then a kernel's gathered code points need no check
@@ -133,8 +131,8 @@ pub(crate) struct PairTables {
     #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
     pub(crate) all_plain: bool,
     /// Whether every entry of `index` below its limit is plain or 0 (none): then a kernel
-    /// checks its gathered code points against 0 only (index EUC-KR's and jis0208's; Big5's
-    /// has astral code points).
+    /// checks its gathered code points against 0 only (index EUC-KR's and jis0208's, and
+    /// Big5's BMP part).
     #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
     pub(crate) plain_or_zero: bool,
     /// The same leads and trails by nibbles, for kernels without 128-entry byte lookups (the

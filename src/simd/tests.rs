@@ -454,12 +454,12 @@ fn pair_kernels() {
 }
 
 /// The two-byte CJK kernels with a made-up index whose code points are at the edges of
-/// "plain" (U+07FF, U+0800, surrogates, U+FFFF, U+10000, 0), in `U16` and `U32` tables: random
-/// pairs and ASCII, every level against scalar.
+/// "plain" (U+07FF, U+0800, surrogates, U+FFFF, 0): random pairs and ASCII, every level
+/// against scalar.
 #[test]
 fn pair_kernels_edge_code_points() {
     const EDGES: [u32; 13] = [
-        0, 0x7F, 0x80, 0x416, 0x7FF, 0x800, 0x4E00, 0xD7FF, 0xD800, 0xDFFF, 0xE000, 0xFFFF, 0x1_0000,
+        0, 0x7F, 0x80, 0x416, 0x7FF, 0x800, 0x4E00, 0xD7FF, 0xD800, 0xDFFF, 0xE000, 0xFFFF, 0xFFFE,
     ];
     let mut seed = 0x0123_4567_89AB_CDEFu64;
     let mut next = move || {
@@ -489,9 +489,8 @@ fn pair_kernels_edge_code_points() {
     let n = values.len();
     values[n - 2..].fill(0x4E01);
     let u16s: &'static [u16] = Vec::leak(values.iter().map(|&v| v as u16).collect());
-    let u32s: &'static [u32] = Vec::leak(values.clone());
-    for index in [Lookup::U16(u16s), Lookup::U32(u32s)] {
-        let tables = super::PairTables::new(lead_row, trail_col, 190, index);
+    {
+        let tables = super::PairTables::new(lead_row, trail_col, 190, Lookup::U16(u16s));
         for _ in 0..if quick() { 20 } else { 300 } {
             let len = (next() % 400) as usize;
             let mut input = Vec::with_capacity(len + 1);
@@ -531,8 +530,8 @@ fn pair_kernels_edge_code_points() {
 
 /// `PairTables::all_plain` and `plain_or_zero` (which let a kernel skip some checks of what
 /// it gathers) against every entry a kernel may look up, for each family's tables; index
-/// gb18030's two-byte pointers are all plain, the others have holes, and Big5's has astral
-/// code points too.
+/// gb18030's two-byte pointers are all plain, the others have holes (and Big5's kernel
+/// index is 0 at the astral code points of index Big5).
 #[test]
 fn pair_tables_all_plain() {
     for (encoding, tables) in crate::codecs::pair_tables() {
@@ -548,7 +547,7 @@ fn pair_tables_all_plain() {
             "{}",
             encoding.name()
         );
-        assert_eq!(or_zero, encoding != crate::BIG5, "{}", encoding.name());
+        assert!(or_zero, "{}", encoding.name());
     }
 }
 

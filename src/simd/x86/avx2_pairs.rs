@@ -107,7 +107,6 @@ unsafe fn gather(m: __m256i, index: __m256i, table: Lookup) -> __m256i {
                 _mm256_mask_i32gather_epi32::<2>(zero, t.as_ptr().cast(), index, m),
                 _mm256_set1_epi32(0xFFFF),
             ),
-            Lookup::U32(t) => _mm256_mask_i32gather_epi32::<4>(zero, t.as_ptr().cast(), index, m),
         }
     }
 }

@@ -102,7 +102,6 @@ unsafe fn gather_raw(m: __mmask16, index: __m512i, table: Lookup) -> __m512i {
         match table {
             Lookup::U8(t) => by_width::<1>(m, index, t.as_ptr()),
             Lookup::U16(t) => by_width::<2>(m, index, t.as_ptr().cast()),
-            Lookup::U32(t) => by_width::<4>(m, index, t.as_ptr().cast()),
         }
     }
 }
@@ -119,7 +118,6 @@ unsafe fn gather(m: __mmask16, index: __m512i, table: Lookup) -> __m512i {
         match table {
             Lookup::U8(_) => _mm512_and_si512(g, _mm512_set1_epi32(0xFF)),
             Lookup::U16(_) => _mm512_and_si512(g, _mm512_set1_epi32(0xFFFF)),
-            Lookup::U32(_) => g,
         }
     }
 }
@@ -313,14 +311,14 @@ unsafe fn block<const FOUR: bool>(v: __m512i, len: usize, t: &Tables, tables: &P
                     return None;
                 }
             } else if !tables.all_plain {
+                // Entries of 16 bits: never above U+FFFF.
                 let low = _mm512_mask_cmplt_epu32_mask(pairs, cp, _mm512_set1_epi32(0x80));
-                let astral = _mm512_mask_cmpgt_epu32_mask(pairs, cp, _mm512_set1_epi32(0xFFFF));
                 let surrogate = _mm512_mask_cmpeq_epi32_mask(
                     pairs,
                     _mm512_and_si512(cp, _mm512_set1_epi32(0xF800)),
                     _mm512_set1_epi32(0xD800),
                 );
-                if low | astral | surrogate != 0 {
+                if low | surrogate != 0 {
                     return None;
                 }
             }
