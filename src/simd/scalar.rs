@@ -172,10 +172,27 @@ pub(crate) fn utf8_copy_valid(src: &[u8], dst: &mut [u8]) -> (usize, usize) {
 pub(crate) fn utf8_to_utf16(src: &[u8], dst: &mut [u16]) -> (usize, usize) {
     let (mut read, mut written) = (0, 0);
     while read < src.len() && written < dst.len() {
-        if src[read] < 0x80 {
-            let n = widen_ascii(&src[read..], &mut dst[written..]);
-            read += n;
-            written += n;
+        let b = src[read];
+        if b < 0x80 {
+            if src.get(read + 1).is_some_and(|&next| next < 0x80) {
+                let n = widen_ascii(&src[read..], &mut dst[written..]);
+                read += n;
+                written += n;
+            } else {
+                // One ASCII byte (a space between words): not worth a run.
+                dst[written] = u16::from(b);
+                read += 1;
+                written += 1;
+            }
+            continue;
+        }
+        if let (0xC2..=0xDF, Some(&trail)) = (b, src.get(read + 1))
+            && trail & 0xC0 == 0x80
+        {
+            // Two bytes (Latin, Greek, Cyrillic, Hebrew, Arabic letters): checked here at once.
+            dst[written] = (u16::from(b & 0x1F) << 6) | u16::from(trail & 0x3F);
+            read += 2;
+            written += 1;
             continue;
         }
         let Some(len) = utf8_sequence_len(&src[read..]) else {
