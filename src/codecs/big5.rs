@@ -15,7 +15,7 @@
 use crate::codecs::cursor::{ByteDest, Dest, Source};
 use crate::codecs::runs::{self, PairShape};
 use crate::results::{EncoderResult, Status};
-use crate::simd::{EncodeTables, Lookup, PairTables};
+use crate::simd::{EncodeTables, Lookup, PairTables, is_plain};
 use crate::tables::big5::{BIG5, BIG5_ENC_ASTRAL, BIG5_ENC_BLOCKS, BIG5_ENC_PAGES};
 use crate::tables::paged;
 
@@ -287,9 +287,8 @@ static BIG5_BMP: [u16; BIG5.len()] = {
     let mut bmp = [0u16; BIG5.len()];
     let mut i = 0;
     while i < BIG5.len() {
-        let c = BIG5[i];
-        if c >= 0x80 && c <= 0xFFFF && c & 0xF800 != 0xD800 {
-            bmp[i] = c as u16;
+        if is_plain(BIG5[i], 0x80) {
+            bmp[i] = BIG5[i] as u16;
         }
         i += 1;
     }

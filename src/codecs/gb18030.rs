@@ -30,7 +30,7 @@ use crate::codecs::Pending;
 use crate::codecs::cursor::{ByteDest, Dest, Source};
 use crate::codecs::runs::{self, PairShape};
 use crate::results::{EncoderResult, Status};
-use crate::simd::{EncodeTables, FOUR_BYTE_POINTERS, Lookup, PairTables, four_byte_pointer};
+use crate::simd::{EncodeTables, FOUR_BYTE_POINTERS, Lookup, PairTables, four_byte_pointer, is_plain};
 use crate::tables::gb18030::{GB18030, GB18030_ENC_BLOCKS, GB18030_ENC_PAGES, GB18030_RANGES};
 use crate::tables::paged;
 
@@ -450,7 +450,7 @@ static FOUR_BYTE_BMP: [u16; FOUR_BYTE_POINTERS + 1] = {
             code_point_offset + (pointer - offset)
         };
         assert!(
-            code_point >= 0x80 && code_point <= 0xFFFF && code_point & 0xF800 != 0xD800,
+            is_plain(code_point, 0x80),
             "the BMP's pointers map plain code points"
         );
         out[pointer as usize] = code_point as u16;

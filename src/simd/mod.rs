@@ -326,7 +326,7 @@ impl PairTables {
 /// Whether a pair kernel may write `code_point` itself: from `min` (0x80 or 0x800), in the
 /// BMP, not a surrogate (0, "none", is below `min`).
 #[inline(always)]
-const fn is_plain(code_point: u32, min: u32) -> bool {
+pub(crate) const fn is_plain(code_point: u32, min: u32) -> bool {
     code_point >= min && code_point <= 0xFFFF && code_point & 0xF800 != 0xD800
 }
 

@@ -305,9 +305,6 @@ pub(crate) struct Checker<V> {
     prev_incomplete: V,
     /// Whether the last block checked was all ASCII (then `prev_incomplete` is zero).
     ascii: bool,
-    /// Whether the next step of four blocks tests first for ASCII: after an ASCII step, or
-    /// one whose last vector is ASCII (text after it may be ASCII).
-    try_ascii: bool,
     t1h: V,
     t1l: V,
     t2h: V,
@@ -325,7 +322,6 @@ impl<V: Utf8Vector> Checker<V> {
                 prev_first: V::splat(ASCII_FIRST),
                 prev_incomplete: V::splat(0),
                 ascii: false,
-                try_ascii: true,
                 t1h: V::repeat16(&BYTE_1_HIGH),
                 t1l: V::repeat16(&BYTE_1_LOW),
                 t2h: V::repeat16(&BYTE_2_HIGH),
@@ -375,7 +371,9 @@ impl<V: Utf8Vector> Checker<V> {
         // contract; ISA enabled per contract.
         unsafe {
             let mut any_high = V::splat(0);
-            let test_ascii = !STEP || self.try_ascii;
+            // A step tests first for ASCII only where the text may be ASCII: after a vector
+            // that is (the full check handles ASCII too).
+            let test_ascii = !STEP || self.prev.high_mask() == 0;
             let mut i = 0;
             while test_ascii && i < BYTES {
                 any_high = any_high.or(load(i));
@@ -397,9 +395,6 @@ impl<V: Utf8Vector> Checker<V> {
                 i += V::LANES;
             }
             self.prev_incomplete = self.prev.saturating_sub(V::incomplete_limits());
-            if STEP {
-                self.try_ascii = self.prev.high_mask() == 0;
-            }
             error.any()
         }
     }

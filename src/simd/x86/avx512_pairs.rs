@@ -382,6 +382,31 @@ unsafe fn low_bytes(a: __m512i, b: __m512i) -> __m512i {
 /// ones.
 type ScalarPairs<T> = fn(&[u8], &PairTables, &mut [T], usize) -> (usize, usize);
 
+/// [`pair_blocks`] for `tables`: gb18030's four-byte sequences in their own copy of the loop
+/// (the others' HTML pages were 3.5-4% slower with its checks, ad-hoc loop, 2026-11-24).
+///
+/// # Safety
+/// As [`pair_blocks`].
+#[inline(always)]
+unsafe fn pair_loop<T, const ROOM: usize>(
+    src: &[u8],
+    tables: &PairTables,
+    dst: &mut [T],
+    tail: ScalarPairs<T>,
+    units: impl Fn(&Block) -> usize,
+    ascii: impl Fn(__m512i, u64, *mut T),
+    put: impl Fn(&Block, *mut T) -> usize,
+) -> (usize, usize) {
+    // SAFETY: the caller's contract is `pair_blocks`'s.
+    unsafe {
+        if tables.four_byte.is_some() {
+            pair_blocks::<T, ROOM, true>(src, tables, dst, tail, &units, &ascii, &put)
+        } else {
+            pair_blocks::<T, ROOM, false>(src, tables, dst, tail, &units, &ascii, &put)
+        }
+    }
+}
+
 /// The block loop of both pair kernels: while 64 input bytes and `ROOM` code units of room
 /// remain, decodes a block and hands it to `put`, which writes its characters at the given
 /// position and returns the units written. A block it cannot decode (not all plain) goes to
@@ -588,15 +613,7 @@ pub(crate) fn pairs_to_utf8(src: &[u8], tables: &PairTables, dst: &mut [u8]) -> 
     let tail = scalar::pairs_to_utf8_from::<0x80>;
     // SAFETY: AVX-512 is enabled on this function; a block writes `units_utf8` bytes, at
     // most 96 (32 pairs of 3, or 64 ASCII bytes), which is the ROOM given.
-    unsafe {
-        // gb18030's four-byte sequences in their own copy of the loop (the others' HTML pages
-        // 3.5-4% slower with its checks, ad-hoc loop, 2026-11-24).
-        if tables.four_byte.is_some() {
-            pair_blocks::<u8, 96, true>(src, tables, dst, tail, units_utf8, ascii, put)
-        } else {
-            pair_blocks::<u8, 96, false>(src, tables, dst, tail, units_utf8, ascii, put)
-        }
-    }
+    unsafe { pair_loop::<u8, 96>(src, tables, dst, tail, units_utf8, ascii, put) }
 }
 
 #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512vbmi,avx512vbmi2,bmi2,popcnt")]
@@ -647,14 +664,7 @@ pub(crate) fn pairs_to_utf16(src: &[u8], tables: &PairTables, dst: &mut [u16]) -
     let tail = scalar::pairs_to_utf16_from::<0x80>;
     // SAFETY: AVX-512 is enabled on this function; a block writes one unit per kept byte
     // (`units_utf16`), at most 64, which is the ROOM given.
-    unsafe {
-        // gb18030's four-byte sequences in their own copy of the loop, as in `pairs_to_utf8`.
-        if tables.four_byte.is_some() {
-            pair_blocks::<u16, 64, true>(src, tables, dst, tail, units_utf16, ascii, put)
-        } else {
-            pair_blocks::<u16, 64, false>(src, tables, dst, tail, units_utf16, ascii, put)
-        }
-    }
+    unsafe { pair_loop::<u16, 64>(src, tables, dst, tail, units_utf16, ascii, put) }
 }
 
 /// Inputs shorter than this go to the scalar `units_to_bytes`.
