@@ -6,9 +6,10 @@
 
 use crate::codecs::VariantDecoder;
 use crate::codecs::cursor::{Dest, Utf8Dest, Utf16Dest};
+use crate::encoder::append_to_vec;
 use crate::encoding::Encoding;
 use crate::results::{CoderResult, DecoderResult, Status};
-use crate::simd::Kernels;
+use crate::simd::{Kernels, OutBytes, as_out};
 use crate::{UTF_8, UTF_16BE, UTF_16LE};
 
 /// How a decoder treats a byte order mark at the start of the stream.
@@ -204,6 +205,18 @@ impl Decoder {
         dst: &mut [u8],
         last: bool,
     ) -> (DecoderResult, usize, usize) {
+        self.decode_to_utf8_without_replacement_out(src, as_out(dst), last)
+    }
+
+    /// [`Decoder::decode_to_utf8_without_replacement`] into output that may be
+    /// uninitialised; `dst[..written]` is written, with whole UTF-8 characters only.
+    #[inline]
+    fn decode_to_utf8_without_replacement_out(
+        &mut self,
+        src: &[u8],
+        dst: &mut OutBytes,
+        last: bool,
+    ) -> (DecoderResult, usize, usize) {
         let mut dst = Utf8Dest::new(dst, self.kernels);
         let (result, read) = self.run(src, &mut dst, last, false);
         (result.get(), read, dst.written())
@@ -223,6 +236,18 @@ impl Decoder {
         &mut self,
         src: &[u8],
         dst: &mut [u8],
+        last: bool,
+    ) -> (CoderResult, usize, usize, bool) {
+        self.decode_to_utf8_out(src, as_out(dst), last)
+    }
+
+    /// [`Decoder::decode_to_utf8`] into output that may be uninitialised; `dst[..written]`
+    /// is written, with whole UTF-8 characters only.
+    #[inline]
+    fn decode_to_utf8_out(
+        &mut self,
+        src: &[u8],
+        dst: &mut OutBytes,
         last: bool,
     ) -> (CoderResult, usize, usize, bool) {
         let mut dst = Utf8Dest::new(dst, self.kernels);
@@ -337,12 +362,9 @@ impl Decoder {
         dst: &mut String,
         last: bool,
     ) -> (DecoderResult, usize) {
-        let bound = self
-            .max_utf8_buffer_length_without_replacement(src.len())
-            .unwrap_or(usize::MAX);
         let mut out = (DecoderResult::InputEmpty, 0);
-        append_to_string(dst, bound, |bytes| {
-            let (result, read, written) = self.decode_to_utf8_without_replacement(src, bytes, last);
+        append_to_string(dst, |bytes| {
+            let (result, read, written) = self.decode_to_utf8_without_replacement_out(src, bytes, last);
             out = (result, read);
             written
         });
@@ -367,11 +389,44 @@ impl Decoder {
         dst: &mut String,
         last: bool,
     ) -> (CoderResult, usize, bool) {
-        let bound = self.max_utf8_buffer_length(src.len()).unwrap_or(usize::MAX);
         let mut out = (CoderResult::InputEmpty, 0, false);
-        append_to_string(dst, bound, |bytes| {
-            let (result, read, written, had_errors) = self.decode_to_utf8(src, bytes, last);
+        append_to_string(dst, |bytes| {
+            let (result, read, written, had_errors) = self.decode_to_utf8_out(src, bytes, last);
             out = (result, read, had_errors);
+            written
+        });
+        out
+    }
+
+    /// [`Decoder::decode_to_string`] into the spare capacity of a `Vec<u8>` (for `io`'s
+    /// `read_to_end`; encoding_rs has no such method).
+    pub(crate) fn decode_to_vec(
+        &mut self,
+        src: &[u8],
+        dst: &mut Vec<u8>,
+        last: bool,
+    ) -> (CoderResult, usize, bool) {
+        let mut out = (CoderResult::InputEmpty, 0, false);
+        append_to_vec(dst, |bytes| {
+            let (result, read, written, had_errors) = self.decode_to_utf8_out(src, bytes, last);
+            out = (result, read, had_errors);
+            written
+        });
+        out
+    }
+
+    /// [`Decoder::decode_to_string_without_replacement`] into the spare capacity of a
+    /// `Vec<u8>`.
+    pub(crate) fn decode_to_vec_without_replacement(
+        &mut self,
+        src: &[u8],
+        dst: &mut Vec<u8>,
+        last: bool,
+    ) -> (DecoderResult, usize) {
+        let mut out = (DecoderResult::InputEmpty, 0);
+        append_to_vec(dst, |bytes| {
+            let (result, read, written) = self.decode_to_utf8_without_replacement_out(src, bytes, last);
+            out = (result, read);
             written
         });
         out
@@ -518,23 +573,31 @@ pub(crate) enum BomHandling {
     Remove,
 }
 
-/// Appends to `dst` through `f`, which fills a byte buffer with UTF-8 and returns how many
-/// bytes it wrote. Only spare capacity is used (never reallocates), and only as much as
-/// `bound` says the call can need, so the cost is linear in the input.
-fn append_to_string(dst: &mut String, bound: usize, f: impl FnOnce(&mut [u8]) -> usize) {
-    let mut bytes = core::mem::take(dst).into_bytes();
+/// Appends to `dst` through `f`, which writes UTF-8 at the start of the spare capacity it
+/// is handed and returns how many bytes it wrote. The spare capacity is written as it is
+/// (uninitialised: nothing is zeroed first), all of it may be used, and what is written is
+/// not validated again: never reallocates, one pass over the output.
+///
+/// Sound because `f` is a decoder writing through [`Utf8Dest`]: every write is a whole UTF-8
+/// character (a `put_utf8` of a scalar value, an ASCII byte, or a kernel that copies
+/// validated characters or produces them from scalar values), and nothing is written past
+/// `written` that the new length covers. That invariant is checked on every output in
+/// debug builds (every test) and by the fuzz targets.
+#[allow(unsafe_code)]
+fn append_to_string(dst: &mut String, f: impl FnOnce(&mut OutBytes) -> usize) {
+    // SAFETY: the bytes are only appended to below, and only with what `f` wrote: whole
+    // UTF-8 characters (this function's doc), so the `String` stays UTF-8.
+    let bytes = unsafe { dst.as_mut_vec() };
     let old_len = bytes.len();
-    let room = (bytes.capacity() - old_len).min(bound);
-    bytes.resize(old_len + room, 0);
-    let written = f(&mut bytes[old_len..]);
-    bytes.truncate(old_len + written);
-    *dst = String::from_utf8(bytes).unwrap_or_else(|e| {
-        // The decoders write only whole UTF-8 characters; keep the valid part if that ever
-        // broke rather than lose the String.
-        debug_assert!(false, "decoder wrote invalid UTF-8: {e}");
-        let valid = e.utf8_error().valid_up_to();
-        let mut bytes = e.into_bytes();
-        bytes.truncate(valid);
-        String::from_utf8(bytes).unwrap_or_default()
-    });
+    let spare = bytes.spare_capacity_mut();
+    let room = spare.len();
+    let written = f(spare);
+    assert!(written <= room, "decoder reported more than its output");
+    // SAFETY: `written <= capacity - len` (asserted); the decoder wrote those bytes (every
+    // writer stores initialised bytes: `simd::OutBytes`).
+    unsafe { bytes.set_len(old_len + written) };
+    debug_assert!(
+        core::str::from_utf8(&bytes[old_len..]).is_ok(),
+        "decoder wrote invalid UTF-8"
+    );
 }

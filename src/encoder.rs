@@ -8,7 +8,7 @@ use crate::codecs::VariantEncoder;
 use crate::codecs::cursor::{ByteDest, SINGLE_BYTE_UNITS_MIN, Source, Utf8Source, Utf16Source};
 use crate::encoding::Encoding;
 use crate::results::{CoderResult, EncoderResult};
-use crate::simd::Kernels;
+use crate::simd::{Kernels, OutBytes, as_out};
 
 /// The longest numeric character reference, `&#1114111;`.
 const NCR_EXTRA: usize = 10;
@@ -165,6 +165,18 @@ impl Encoder {
         dst: &mut [u8],
         last: bool,
     ) -> (EncoderResult, usize, usize) {
+        self.encode_from_utf8_without_replacement_out(src, as_out(dst), last)
+    }
+
+    /// [`Encoder::encode_from_utf8_without_replacement`] into output that may be
+    /// uninitialised; `dst[..written]` is written.
+    #[inline]
+    fn encode_from_utf8_without_replacement_out(
+        &mut self,
+        src: &str,
+        dst: &mut OutBytes,
+        last: bool,
+    ) -> (EncoderResult, usize, usize) {
         let mut src = Utf8Source::new(src, self.kernels);
         let mut dst = ByteDest::new(dst);
         let result = Self::run(&mut self.variant, &mut src, &mut dst, last);
@@ -187,7 +199,7 @@ impl Encoder {
         last: bool,
     ) -> (EncoderResult, usize, usize) {
         let mut src = Utf16Source::new(src, self.kernels);
-        let mut dst = ByteDest::new(dst);
+        let mut dst = ByteDest::new(as_out(dst));
         let result = Self::run(&mut self.variant, &mut src, &mut dst, last);
         (result, src.read(), dst.written())
     }
@@ -207,6 +219,18 @@ impl Encoder {
         &mut self,
         src: &str,
         dst: &mut [u8],
+        last: bool,
+    ) -> (CoderResult, usize, usize, bool) {
+        self.encode_from_utf8_out(src, as_out(dst), last)
+    }
+
+    /// [`Encoder::encode_from_utf8`] into output that may be uninitialised; `dst[..written]`
+    /// is written.
+    #[inline]
+    fn encode_from_utf8_out(
+        &mut self,
+        src: &str,
+        dst: &mut OutBytes,
         last: bool,
     ) -> (CoderResult, usize, usize, bool) {
         let kernels = self.kernels;
@@ -230,6 +254,18 @@ impl Encoder {
         &mut self,
         src: &[u16],
         dst: &mut [u8],
+        last: bool,
+    ) -> (CoderResult, usize, usize, bool) {
+        self.encode_from_utf16_out(src, as_out(dst), last)
+    }
+
+    /// [`Encoder::encode_from_utf16`] into output that may be uninitialised;
+    /// `dst[..written]` is written.
+    #[inline]
+    fn encode_from_utf16_out(
+        &mut self,
+        src: &[u16],
+        dst: &mut OutBytes,
         last: bool,
     ) -> (CoderResult, usize, usize, bool) {
         if let VariantEncoder::SingleByte(encoder) = &self.variant
@@ -274,12 +310,26 @@ impl Encoder {
         dst: &mut Vec<u8>,
         last: bool,
     ) -> (CoderResult, usize, bool) {
-        let bound = self
-            .max_buffer_length_from_utf8_if_no_unmappables(src.len())
-            .unwrap_or(usize::MAX);
         let mut out = (CoderResult::InputEmpty, 0, false);
-        append_to_vec(dst, bound, |bytes| {
-            let (result, read, written, had) = self.encode_from_utf8(src, bytes, last);
+        append_to_vec(dst, |bytes| {
+            let (result, read, written, had) = self.encode_from_utf8_out(src, bytes, last);
+            out = (result, read, had);
+            written
+        });
+        out
+    }
+
+    /// [`Encoder::encode_from_utf8_to_vec`] from UTF-16 (for `text`, whose UTF-16 encode
+    /// writes a `Vec`; encoding_rs has no such method).
+    pub(crate) fn encode_from_utf16_to_vec(
+        &mut self,
+        src: &[u16],
+        dst: &mut Vec<u8>,
+        last: bool,
+    ) -> (CoderResult, usize, bool) {
+        let mut out = (CoderResult::InputEmpty, 0, false);
+        append_to_vec(dst, |bytes| {
+            let (result, read, written, had) = self.encode_from_utf16_out(src, bytes, last);
             out = (result, read, had);
             written
         });
@@ -301,12 +351,9 @@ impl Encoder {
         dst: &mut Vec<u8>,
         last: bool,
     ) -> (EncoderResult, usize) {
-        let bound = self
-            .max_buffer_length_from_utf8_without_replacement(src.len())
-            .unwrap_or(usize::MAX);
         let mut out = (EncoderResult::InputEmpty, 0);
-        append_to_vec(dst, bound, |bytes| {
-            let (result, read, written) = self.encode_from_utf8_without_replacement(src, bytes, last);
+        append_to_vec(dst, |bytes| {
+            let (result, read, written) = self.encode_from_utf8_without_replacement_out(src, bytes, last);
             out = (result, read);
             written
         });
@@ -319,7 +366,7 @@ impl Encoder {
     fn replacing<S: Source>(
         &mut self,
         src_len: usize,
-        dst: &mut [u8],
+        dst: &mut OutBytes,
         last: bool,
         source: impl Fn(usize) -> S,
     ) -> (CoderResult, usize, usize, bool) {
@@ -376,7 +423,7 @@ impl Encoder {
 }
 
 /// Writes `&#N;` for `c` into `dst` (which has at least `NCR_EXTRA` bytes); returns its length.
-fn write_ncr(c: char, dst: &mut [u8]) -> usize {
+fn write_ncr(c: char, dst: &mut OutBytes) -> usize {
     let mut digits = [0u8; 7];
     let mut n = u32::from(c);
     let mut len = 0;
@@ -388,23 +435,28 @@ fn write_ncr(c: char, dst: &mut [u8]) -> usize {
             break;
         }
     }
-    dst[0] = b'&';
-    dst[1] = b'#';
+    dst[0].write(b'&');
+    dst[1].write(b'#');
     for i in 0..len {
-        dst[2 + i] = digits[len - 1 - i];
+        dst[2 + i].write(digits[len - 1 - i]);
     }
-    dst[2 + len] = b';';
+    dst[2 + len].write(b';');
     len + 3
 }
 
-/// Appends to `dst` through `f`, using spare capacity only (never reallocates), at most
-/// `bound` bytes of it, so the cost is linear in the input.
-fn append_to_vec(dst: &mut Vec<u8>, bound: usize, f: impl FnOnce(&mut [u8]) -> usize) {
-    let old_len = dst.len();
-    let room = (dst.capacity() - old_len).min(bound);
-    dst.resize(old_len + room, 0);
-    let written = f(&mut dst[old_len..]);
-    dst.truncate(old_len + written);
+/// Appends to `dst` through `f`, which writes bytes at the start of the spare capacity it is
+/// handed (uninitialised memory: nothing is zeroed first) and returns how many it wrote.
+/// Never reallocates. (The encoders' `Vec` output, and the decoders' for `io`.)
+#[allow(unsafe_code)]
+pub(crate) fn append_to_vec(dst: &mut Vec<u8>, f: impl FnOnce(&mut OutBytes) -> usize) {
+    let spare = dst.spare_capacity_mut();
+    let room = spare.len();
+    let written = f(spare);
+    assert!(written <= room, "encoder reported more than its output");
+    // SAFETY: `written <= capacity - len` (asserted), and the encoder wrote the first
+    // `written` bytes of the spare capacity (every writer stores initialised bytes:
+    // `simd::OutBytes`), so the new length covers initialised bytes only.
+    unsafe { dst.set_len(dst.len() + written) }
 }
 
 #[cfg(test)]
@@ -420,7 +472,7 @@ mod tests {
             ('\u{FFFD}', "&#65533;"),
         ] {
             let mut buf = [0u8; 10];
-            let n = write_ncr(c, &mut buf);
+            let n = write_ncr(c, crate::simd::as_out(&mut buf));
             assert_eq!(&buf[..n], s.as_bytes());
         }
     }

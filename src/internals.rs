@@ -34,25 +34,42 @@ macro_rules! forward {
     };
 }
 
+/// As `forward!`, for the kernels with byte output: the caller's bytes are their output.
+macro_rules! forward_bytes {
+    ($($name:ident($($arg:ident: $ty:ty),*) -> $ret:ty;)*) => {
+        impl KernelTable {
+            $(
+                #[doc = concat!("The `", stringify!($name), "` kernel of this level.")]
+                pub fn $name(&self, $($arg: $ty,)* dst: &mut [u8]) -> $ret {
+                    self.0.$name($($arg,)* crate::simd::as_out(dst))
+                }
+            )*
+        }
+    };
+}
+
+forward_bytes! {
+    copy_ascii(src: &[u8]) -> usize;
+    narrow_ascii(src: &[u16]) -> usize;
+    utf8_copy_valid(src: &[u8]) -> (usize, usize);
+    utf16_to_utf8(src: &[u16]) -> (usize, usize);
+    single_byte_to_utf8(src: &[u8], table: &[u16; 128]) -> (usize, usize);
+    utf16_bytes_to_utf8(src: &[u8], be: bool) -> (usize, usize);
+}
+
 forward! {
     ascii_prefix_len(src: &[u8]) -> usize;
-    copy_ascii(src: &[u8], dst: &mut [u8]) -> usize;
     widen_ascii(src: &[u8], dst: &mut [u16]) -> usize;
-    narrow_ascii(src: &[u16], dst: &mut [u8]) -> usize;
     utf8_valid_up_to(src: &[u8]) -> usize;
-    utf8_copy_valid(src: &[u8], dst: &mut [u8]) -> (usize, usize);
     utf8_to_utf16(src: &[u8], dst: &mut [u16]) -> (usize, usize);
-    utf16_to_utf8(src: &[u16], dst: &mut [u8]) -> (usize, usize);
     single_byte_to_utf16(src: &[u8], table: &[u16; 128], dst: &mut [u16]) -> (usize, usize);
-    single_byte_to_utf8(src: &[u8], table: &[u16; 128], dst: &mut [u8]) -> (usize, usize);
     utf16_bytes_to_utf16(src: &[u8], be: bool, dst: &mut [u16]) -> (usize, usize);
-    utf16_bytes_to_utf8(src: &[u8], be: bool, dst: &mut [u8]) -> (usize, usize);
 }
 
 impl KernelTable {
     /// The `pairs_to_utf8` kernel of this level, with the decoder tables of `cjk`.
     pub fn pairs_to_utf8(&self, src: &[u8], cjk: &CjkTables, dst: &mut [u8]) -> (usize, usize) {
-        self.0.pairs_to_utf8(src, cjk.pairs, dst)
+        self.0.pairs_to_utf8(src, cjk.pairs, crate::simd::as_out(dst))
     }
 
     /// The `pairs_to_utf16` kernel of this level, with the decoder tables of `cjk`.
@@ -62,7 +79,7 @@ impl KernelTable {
 
     /// The `units_to_bytes` kernel of this level, with the encoder tables of `cjk`.
     pub fn units_to_bytes(&self, src: &[u16], cjk: &CjkTables, dst: &mut [u8]) -> (usize, usize) {
-        self.0.units_to_bytes(src, cjk.encode, dst)
+        self.0.units_to_bytes(src, cjk.encode, crate::simd::as_out(dst))
     }
 
     /// The scalar kernels this table's kernels equal exactly: the scalar level's, with the

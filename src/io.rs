@@ -532,6 +532,32 @@ impl<R: Read> DecodeSource<R> {
                 (_, Dst::Str(text)) => {
                     decoder.decode_to_str_without_replacement(src, tail(text, written)?, last)
                 }
+                (on_malformed, Dst::String(text)) => {
+                    let before = text.len();
+                    reserve_for(decoder, src.len(), text.capacity() - before, |n| text.reserve(n));
+                    let (result, read) = if on_malformed == OnMalformed::Replace {
+                        let (result, read, had_errors) = decoder.decode_to_string(src, text, last);
+                        self.had_errors |= had_errors;
+                        (coder_to_decoder(result), read)
+                    } else {
+                        decoder.decode_to_string_without_replacement(src, text, last)
+                    };
+                    (result, read, text.len() - before)
+                }
+                (on_malformed, Dst::Vec(bytes)) => {
+                    let before = bytes.len();
+                    reserve_for(decoder, src.len(), bytes.capacity() - before, |n| {
+                        bytes.reserve(n)
+                    });
+                    let (result, read) = if on_malformed == OnMalformed::Replace {
+                        let (result, read, had_errors) = decoder.decode_to_vec(src, bytes, last);
+                        self.had_errors |= had_errors;
+                        (coder_to_decoder(result), read)
+                    } else {
+                        decoder.decode_to_vec_without_replacement(src, bytes, last)
+                    };
+                    (result, read, bytes.len() - before)
+                }
             };
             written += n;
             self.consume_input(read);
@@ -600,10 +626,23 @@ impl<R: Read> DecodeSource<R> {
     }
 }
 
-/// Where a [`DecodeSource`] writes: a caller's byte buffer, or the reader's own `str`.
+/// Where a [`DecodeSource`] writes: a caller's byte buffer, the reader's own `str`, or the
+/// end of a caller's `String` or `Vec` (`read_to_string`, `read_to_end`: appended straight
+/// into their spare capacity, which is reserved as the input needs).
 enum Dst<'a> {
     Bytes(&'a mut [u8]),
     Str(&'a mut str),
+    String(&'a mut String),
+    Vec(&'a mut Vec<u8>),
+}
+
+/// Reserves room through `reserve` for decoding `len` more bytes with `decoder` (what
+/// `max_utf8_buffer_length` says, at least a character) when `spare` is less.
+fn reserve_for(decoder: &Decoder, len: usize, spare: usize, reserve: impl FnOnce(usize)) {
+    let need = decoder.max_utf8_buffer_length(len).unwrap_or(len).max(4);
+    if spare < need {
+        reserve(need);
+    }
 }
 
 /// `text[from..]`; `from` is where the decoder stopped writing, a character boundary.
@@ -823,7 +862,37 @@ impl<R: Read> DecodeReader<R> {
     }
 }
 
+impl<R: Read> DecodeReader<R> {
+    /// Moves the text buffered by `fill_buf`/`fill_str` to `push`; errors if a `consume`
+    /// stopped inside a character.
+    fn drain_buffered(&mut self, push: impl FnOnce(&str)) -> io::Result<()> {
+        if self.out_pos < self.out_len {
+            push(self.fill_str()?);
+            self.out_pos = self.out_len;
+        }
+        Ok(())
+    }
+}
+
 impl<R: Read> Read for DecodeReader<R> {
+    /// Decodes the rest of the stream straight into the end of `buf` (no intermediate
+    /// buffer, no second UTF-8 validation), with the text already buffered first. On an
+    /// error, the text before it stays appended.
+    fn read_to_string(&mut self, buf: &mut String) -> io::Result<usize> {
+        let start = buf.len();
+        self.drain_buffered(|text| buf.push_str(text))?;
+        while self.source.decode_into(Dst::String(buf))? > 0 {}
+        Ok(buf.len() - start)
+    }
+
+    /// As [`read_to_string`](Read::read_to_string), into a `Vec<u8>`.
+    fn read_to_end(&mut self, buf: &mut Vec<u8>) -> io::Result<usize> {
+        let start = buf.len();
+        self.drain_buffered(|text| buf.extend_from_slice(text.as_bytes()))?;
+        while self.source.decode_into(Dst::Vec(buf))? > 0 {}
+        Ok(buf.len() - start)
+    }
+
     fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
         if self.out_pos == self.out_len && buf.len() >= 16 {
             return self.source.decode_into(Dst::Bytes(buf));

@@ -394,9 +394,8 @@ impl TextEncoder {
     /// assert_eq!(simdenc::text::TextEncoder::new().encode_utf16(&[0x61, 0xD800]), b"a\xEF\xBF\xBD");
     /// ```
     pub fn encode_utf16(&self, input: &[u16]) -> Vec<u8> {
-        let mut out = vec![0u8; input.len().saturating_mul(3)];
-        let r = self.encode_into_utf16(input, &mut out);
-        out.truncate(r.written);
+        let mut out = Vec::with_capacity(input.len().saturating_mul(3));
+        encode_utf16_to_vec(input, &mut out);
         out
     }
 
@@ -430,6 +429,13 @@ impl TextEncoder {
         let (_, read, written) = encoder.encode_from_utf16_without_replacement(source, destination, true);
         EncodeIntoResult { read, written }
     }
+}
+
+/// Appends the UTF-8 of `units` to `out` (unpaired surrogates as U+FFFD), reserving room.
+fn encode_utf16_to_vec(units: &[u16], out: &mut Vec<u8>) {
+    out.reserve(units.len().saturating_mul(3));
+    let (result, _, _) = UTF_8.new_encoder().encode_from_utf16_to_vec(units, out, true);
+    debug_assert_eq!(result, CoderResult::InputEmpty, "three bytes a unit always fit");
 }
 
 /// The standard's `TextEncoderStream`: UTF-16 chunks in, UTF-8 out, with a surrogate pair
@@ -475,14 +481,27 @@ impl TextEncoderStream {
     /// assert_eq!(stream.transform(&[0xD800, 0x41]), b"\xEF\xBF\xBDA");
     /// ```
     pub fn transform(&mut self, chunk: &[u16]) -> Vec<u8> {
-        let mut units = Vec::with_capacity(chunk.len() + 1);
-        units.extend(self.leading_surrogate.take());
-        units.extend_from_slice(chunk);
-        // A leading surrogate at the very end waits for the next chunk.
-        if units.last().is_some_and(|u| (0xD800..=0xDBFF).contains(u)) {
-            self.leading_surrogate = units.pop();
+        let mut out = Vec::with_capacity(chunk.len().saturating_mul(3).saturating_add(4));
+        let mut chunk = chunk;
+        // The leading surrogate of the last chunk goes first: with the trailing one that
+        // starts this chunk, or alone (U+FFFD); with an empty chunk it waits on.
+        if let Some(lead) = self.leading_surrogate.take() {
+            match chunk.split_first() {
+                None => self.leading_surrogate = Some(lead),
+                Some((&trail @ 0xDC00..=0xDFFF, rest)) => {
+                    encode_utf16_to_vec(&[lead, trail], &mut out);
+                    chunk = rest;
+                }
+                Some(_) => out.extend_from_slice("\u{FFFD}".as_bytes()),
+            }
         }
-        TextEncoder.encode_utf16(&units)
+        // A leading surrogate at the very end waits for the next chunk.
+        if let Some((&last @ 0xD800..=0xDBFF, rest)) = chunk.split_last() {
+            self.leading_surrogate = Some(last);
+            chunk = rest;
+        }
+        encode_utf16_to_vec(chunk, &mut out);
+        out
     }
 
     /// "Encode and enqueue a chunk" given as `&str` (which has no surrogates).

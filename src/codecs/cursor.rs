@@ -13,6 +13,7 @@
 use crate::codecs::runs;
 use crate::simd::scalar_put_utf8 as put_utf8;
 use crate::simd::{EncodeTables, Kernels, Lookup, PairTables};
+use crate::simd::{OutBytes, write_bytes};
 
 /// Where a decoder writes: UTF-8 bytes or UTF-16 code units.
 pub(crate) trait Dest {
@@ -130,14 +131,14 @@ const WITH_UTF16_STAGE: usize = 256;
 
 /// Decoder output into UTF-8.
 pub(crate) struct Utf8Dest<'a> {
-    buf: &'a mut [u8],
+    buf: &'a mut OutBytes,
     pos: usize,
     kernels: &'static Kernels,
     resume: Resume,
 }
 
 impl<'a> Utf8Dest<'a> {
-    pub(crate) fn new(buf: &'a mut [u8], kernels: &'static Kernels) -> Self {
+    pub(crate) fn new(buf: &'a mut OutBytes, kernels: &'static Kernels) -> Self {
         Utf8Dest {
             buf,
             pos: 0,
@@ -184,11 +185,11 @@ impl Dest for Utf8Dest<'_> {
     }
     #[inline(always)]
     fn push(&mut self, c: char) {
-        self.pos += c.encode_utf8(&mut self.buf[self.pos..]).len();
+        self.pos += put_utf8(u32::from(c), &mut self.buf[self.pos..]);
     }
     #[inline(always)]
     fn push_ascii(&mut self, b: u8) {
-        self.buf[self.pos] = b;
+        self.buf[self.pos].write(b);
         self.pos += 1;
     }
     #[inline(always)]
@@ -484,7 +485,7 @@ pub(crate) fn non_ascii_prefix<T: Copy + Into<u32>>(units: &[T]) -> usize {
 /// `dst`, as far as it fits; returns its length. Sixteen units at a time while they are all
 /// printable (and allowed), one by one in a block that is not.
 #[inline(always)]
-fn copy_allowed<T: Copy + Into<u32>>(src: &[T], dst: &mut [u8], allowed: u128) -> usize {
+fn copy_allowed<T: Copy + Into<u32>>(src: &[T], dst: &mut OutBytes, allowed: u128) -> usize {
     let len = src.len().min(dst.len());
     let (src, dst) = (&src[..len], &mut dst[..len]);
     // Bits 0x20 to 0x7E.
@@ -504,14 +505,14 @@ fn copy_allowed<T: Copy + Into<u32>>(src: &[T], dst: &mut [u8], allowed: u128) -
                 .fold(true, |all, &u| all & (u.into().wrapping_sub(0x20) < 0x5F))
         {
             for (slot, &u) in out.iter_mut().zip(block) {
-                *slot = u.into() as u8;
+                slot.write(u.into() as u8);
             }
             n += 16;
             continue;
         }
         let end = len.min(n + 16);
         while n < end && ok(src[n]) {
-            dst[n] = src[n].into() as u8;
+            dst[n].write(src[n].into() as u8);
             n += 1;
         }
         if n < end || n == len {
@@ -546,13 +547,13 @@ fn bmp_utf8_len(u: u16) -> usize {
 /// Writes what `map` returned for a character (one byte, or two as `lead << 8 | trail`) if
 /// it is mapped (not 0) and fits; returns the bytes written, 0 if unmapped or it does not fit.
 #[inline(always)]
-fn put_mapped(buf: &mut [u8], w: usize, m: u16) -> usize {
+fn put_mapped(buf: &mut OutBytes, w: usize, m: u16) -> usize {
     if m == 0 {
         0
     } else if m < 0x100 {
         match buf.get_mut(w) {
             Some(slot) => {
-                *slot = m as u8;
+                slot.write(m as u8);
                 1
             }
             None => 0,
@@ -560,7 +561,7 @@ fn put_mapped(buf: &mut [u8], w: usize, m: u16) -> usize {
     } else {
         match buf.get_mut(w..w + 2) {
             Some(slots) => {
-                slots.copy_from_slice(&m.to_be_bytes());
+                write_bytes(slots, &m.to_be_bytes());
                 2
             }
             None => 0,
@@ -701,7 +702,7 @@ impl Source for Utf8Source<'_> {
                 let Some(slot) = buf.get_mut(w) else {
                     break;
                 };
-                *slot = b0;
+                slot.write(b0);
                 p += 1;
                 w += 1;
                 if bytes.get(p).is_some_and(|&b| b < 0x80) {
@@ -801,10 +802,10 @@ pub(crate) const SINGLE_BYTE_UNITS_MIN: usize = 64;
 /// byte, as far as `dst` holds it; returns its length (units read = bytes written). Stops at
 /// a surrogate and at an unmapped unit (`map` returns 0), which are the state machine's.
 #[inline(always)]
-pub(crate) fn single_byte_units(units: &[u16], dst: &mut [u8], map: impl Fn(u32) -> u16) -> usize {
+pub(crate) fn single_byte_units(units: &[u16], dst: &mut OutBytes, map: impl Fn(u32) -> u16) -> usize {
     let mut k = 0;
     for (&u, slot) in units.iter().zip(dst) {
-        *slot = if u < 0x80 {
+        slot.write(if u < 0x80 {
             u as u8
         } else if u & 0xF800 == 0xD800 {
             break;
@@ -813,7 +814,7 @@ pub(crate) fn single_byte_units(units: &[u16], dst: &mut [u8], map: impl Fn(u32)
                 0 => break,
                 m => m as u8,
             }
-        };
+        });
         k += 1;
     }
     k
@@ -909,7 +910,7 @@ impl Source for Utf16Source<'_> {
                 let Some(slot) = buf.get_mut(w) else {
                     break;
                 };
-                *slot = u as u8;
+                slot.write(u as u8);
                 p += 1;
                 w += 1;
                 // A few more ASCII units inline (punctuation and a space between words), a
@@ -921,7 +922,7 @@ impl Source for Utf16Source<'_> {
                     && u < 0x80
                     && let Some(slot) = buf.get_mut(w)
                 {
-                    *slot = u as u8;
+                    slot.write(u as u8);
                     p += 1;
                     w += 1;
                     inline += 1;
@@ -998,12 +999,12 @@ impl Source for Utf16Source<'_> {
 
 /// Encoder output.
 pub(crate) struct ByteDest<'a> {
-    buf: &'a mut [u8],
+    buf: &'a mut OutBytes,
     pos: usize,
 }
 
 impl<'a> ByteDest<'a> {
-    pub(crate) fn new(buf: &'a mut [u8]) -> Self {
+    pub(crate) fn new(buf: &'a mut OutBytes) -> Self {
         ByteDest { buf, pos: 0 }
     }
     /// Bytes written so far.
@@ -1019,13 +1020,13 @@ impl<'a> ByteDest<'a> {
     /// Writes `bytes`; the caller checked [`ByteDest::left`].
     #[inline(always)]
     pub(crate) fn push(&mut self, bytes: &[u8]) {
-        self.buf[self.pos..self.pos + bytes.len()].copy_from_slice(bytes);
+        write_bytes(&mut self.buf[self.pos..self.pos + bytes.len()], bytes);
         self.pos += bytes.len();
     }
     /// Writes one byte; the caller checked [`ByteDest::left`].
     #[inline(always)]
     pub(crate) fn push_byte(&mut self, b: u8) {
-        self.buf[self.pos] = b;
+        self.buf[self.pos].write(b);
         self.pos += 1;
     }
 }

@@ -496,7 +496,7 @@ mod tests {
     fn held_bytes_and_initial_state() {
         let mut decoder = EucJpDecoder::new();
         let mut buf = [0u8; 16];
-        let mut dst = Utf8Dest::new(&mut buf, crate::simd::active());
+        let mut dst = Utf8Dest::new(crate::simd::as_out(&mut buf), crate::simd::active());
         assert!(decoder.is_initial());
         assert_eq!(
             decoder.decode(b"a\x8F\xB0", &mut dst, false, true),

@@ -794,7 +794,7 @@ mod tests {
         let kernels = crate::simd::active();
         let mut buf = [0u8; 64];
         let mut decoder = Gb18030Decoder::new();
-        let mut dst = Utf8Dest::new(&mut buf, kernels);
+        let mut dst = Utf8Dest::new(crate::simd::as_out(&mut buf), kernels);
         assert_eq!(
             decoder.decode(b"\x81\x30\x81", &mut dst, false, false),
             (Status::INPUT_EMPTY, 3)
@@ -819,7 +819,7 @@ mod tests {
             for n in 0..16 {
                 let byte = [rng.pick(&alphabet)];
                 let mut buf = [0u8; 64];
-                let mut dst = Utf8Dest::new(&mut buf, kernels);
+                let mut dst = Utf8Dest::new(crate::simd::as_out(&mut buf), kernels);
                 let mut rest: &[u8] = &byte;
                 loop {
                     let (result, read) = decoder.decode(rest, &mut dst, n == 15, true);

@@ -705,7 +705,8 @@ impl Iso2022JpEncoder {
                 let staged = units.len().min(max);
                 let units = &units[..staged];
                 let mut scratch = [0u8; 2 * STAGE];
-                let (plain, _) = kernels.units_to_bytes(units, &ENC_TABLES, &mut scratch);
+                let (plain, _) =
+                    kernels.units_to_bytes(units, &ENC_TABLES, crate::simd::as_out(&mut scratch));
                 // The runs of each kind: their bytes from `scratch` (one a unit for ASCII, two
                 // for the others), after an escape sequence where the kind changes.
                 let units = &units[..plain];
@@ -1250,7 +1251,7 @@ mod tests {
     fn held_bytes_initial_state_and_latin1_prefix() {
         let mut decoder = Iso2022JpDecoder::new();
         let mut buf = [0u8; 16];
-        let mut dst = Utf8Dest::new(&mut buf, crate::simd::active());
+        let mut dst = Utf8Dest::new(crate::simd::as_out(&mut buf), crate::simd::active());
         assert!(decoder.is_initial());
         assert_eq!(decoder.latin1_byte_compatible_up_to(b"ab\x0Ec"), 2);
         assert_eq!(decoder.latin1_byte_compatible_up_to(b"ab\x1B"), 2);

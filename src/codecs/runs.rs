@@ -10,7 +10,10 @@
 //! (state checks, room checks for every case, error bookkeeping); a run keeps the state in
 //! registers and does one table lookup, one room check and one write per character.
 
+use core::mem::MaybeUninit;
+
 use crate::codecs::cursor::Dest;
+use crate::simd::OutBytes;
 use crate::simd::scalar_put_utf8 as put_utf8;
 use crate::simd::{Lookup, PairTables};
 
@@ -213,13 +216,13 @@ const ASCII_INLINE: u32 = 16;
 #[inline(always)]
 pub(crate) fn run_to_utf8(
     src: &[u8],
-    buf: &mut [u8],
+    buf: &mut OutBytes,
     pos: &mut usize,
     single: impl Fn(u8) -> u32,
     pair: impl Fn(u8, u8) -> u32,
 ) -> usize {
     // Three bytes of room: `put_utf8` writes 1 to 3 bytes, and 0 (stop) for an astral value.
-    run_direct::<u8, 3>(src, buf, pos, single, pair, |out, c| put_utf8(c, out))
+    run_direct::<MaybeUninit<u8>, 3>(src, buf, pos, single, pair, |out, c| put_utf8(c, out))
 }
 
 /// [`run_to_utf8`] into UTF-16: the same characters, while two code units of room remain (astral scalar values included, as surrogate pairs).

@@ -445,7 +445,7 @@ mod tests {
     fn held_bytes_and_initial_state() {
         let mut decoder = ShiftJisDecoder::new();
         let mut buf = [0u8; 16];
-        let mut dst = Utf8Dest::new(&mut buf, crate::simd::active());
+        let mut dst = Utf8Dest::new(crate::simd::as_out(&mut buf), crate::simd::active());
         assert!(decoder.is_initial());
         assert_eq!(
             decoder.decode(b"a\x82", &mut dst, false, true),

@@ -7,6 +7,7 @@
 
 use crate::codecs::cursor::{self, ByteDest, Dest, Source};
 use crate::results::{EncoderResult, Status};
+use crate::simd::OutBytes;
 use crate::simd::{EncodeTables, Lookup};
 use crate::tables::SingleByteTables;
 
@@ -67,7 +68,7 @@ impl SingleByteEncoder {
     /// holds it; returns its length (units read = bytes written). It stops at a surrogate
     /// and at an unmappable unit, which it leaves to [`SingleByteEncoder::encode`].
     #[inline]
-    pub(crate) fn encode_utf16_prefix(&self, src: &[u16], dst: &mut [u8]) -> usize {
+    pub(crate) fn encode_utf16_prefix(&self, src: &[u16], dst: &mut OutBytes) -> usize {
         cursor::single_byte_units(src, dst, |c| u16::from(self.tables.encode(c)))
     }
 

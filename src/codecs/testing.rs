@@ -53,7 +53,7 @@ pub(crate) fn decode(
                 (r, read, w)
             } else {
                 let buf = &mut buf8;
-                let mut dst = Utf8Dest::new(buf, kernels);
+                let mut dst = Utf8Dest::new(crate::simd::as_out(buf), kernels);
                 let (r, read) = decoder.decode(&chunk[pos..], &mut dst, last, replace);
                 let w = super::cursor::Dest::written(&dst);
                 out8.extend_from_slice(&buf[..w]);
@@ -184,7 +184,7 @@ pub(crate) fn encode(
         let mut stalls = 0;
         let mut buf = vec![0u8; cap];
         loop {
-            let mut dst = ByteDest::new(&mut buf);
+            let mut dst = ByteDest::new(crate::simd::as_out(&mut buf));
             let (result, read) = if utf16 {
                 let mut src = Utf16Source::new(&chunk16[pos..], kernels);
                 let r = encoder.encode(&mut src, &mut dst, last);

@@ -25,6 +25,7 @@ mod vector;
 #[cfg(target_arch = "x86_64")]
 mod x86;
 
+use core::mem::MaybeUninit;
 use core::ptr;
 use core::sync::atomic::{AtomicPtr, Ordering};
 
@@ -40,7 +41,36 @@ pub(crate) type Transcode<S, D> = unsafe fn(&[S], &mut [D]) -> (usize, usize);
 pub(crate) type PairsKernel<T> = unsafe fn(&[u8], &PairTables, &mut [T]) -> (usize, usize);
 
 /// A kernel over a CJK encoder's tables: `(units, tables, dst) -> (read, written)`.
-pub(crate) type UnitsKernel = unsafe fn(&[u16], &EncodeTables, &mut [u8]) -> (usize, usize);
+pub(crate) type UnitsKernel = unsafe fn(&[u16], &EncodeTables, &mut [MaybeUninit<u8>]) -> (usize, usize);
+
+/// Byte output of a kernel: possibly uninitialised memory, which the kernel only writes (the
+/// spare capacity of a `String` or `Vec<u8>` is written straight, with no zero-fill first).
+///
+/// # The invariant that makes this sound
+/// Nothing in this crate writes an uninitialised value into an output slice: every write is
+/// a byte (`MaybeUninit::new`, [`write_bytes`]) or a vector register stored through
+/// `as_mut_ptr().cast::<u8>()`, and no kernel reads its output. So [`as_out`] may view an
+/// initialised `&mut [u8]` this way without it ever becoming uninitialised, and
+/// `dst[..written]` is initialised when a kernel or codec returns `written`.
+pub(crate) type OutBytes = [MaybeUninit<u8>];
+
+/// `dst` as kernel output (see [`OutBytes`]).
+#[inline(always)]
+pub(crate) fn as_out(dst: &mut [u8]) -> &mut OutBytes {
+    // SAFETY: `MaybeUninit<u8>` has the layout of `u8`, and the slice keeps its length and
+    // borrow. The one thing a `&mut [MaybeUninit<u8>]` could do that a `&mut [u8]` cannot is
+    // store an uninitialised byte, which no code of this crate does (`OutBytes`).
+    unsafe { &mut *(ptr::from_mut(dst) as *mut OutBytes) }
+}
+
+/// Writes `src` at the start of `dst`, which must be at least as long (checked).
+#[inline(always)]
+pub(crate) fn write_bytes(dst: &mut OutBytes, src: &[u8]) {
+    let dst = &mut dst[..src.len()];
+    // SAFETY: `dst` is exactly `src.len()` bytes (the slicing above panics otherwise), `u8`
+    // and `MaybeUninit<u8>` share a layout, and a `&[u8]` and a `&mut` slice cannot overlap.
+    unsafe { ptr::copy_nonoverlapping(src.as_ptr(), dst.as_mut_ptr().cast::<u8>(), src.len()) }
+}
 
 /// A table the CJK and single-byte kernels look entries up in, by the width of its entries.
 #[derive(Clone, Copy)]
@@ -339,18 +369,18 @@ pub(crate) const fn is_plain(code_point: u32, min: u32) -> bool {
 pub(crate) struct Kernels {
     level: Level,
     ascii_prefix_len: unsafe fn(&[u8]) -> usize,
-    copy_ascii: unsafe fn(&[u8], &mut [u8]) -> usize,
+    copy_ascii: unsafe fn(&[u8], &mut OutBytes) -> usize,
     widen_ascii: unsafe fn(&[u8], &mut [u16]) -> usize,
-    narrow_ascii: unsafe fn(&[u16], &mut [u8]) -> usize,
+    narrow_ascii: unsafe fn(&[u16], &mut OutBytes) -> usize,
     utf8_valid_up_to: unsafe fn(&[u8]) -> usize,
-    utf8_copy_valid: Transcode<u8, u8>,
+    utf8_copy_valid: Transcode<u8, MaybeUninit<u8>>,
     utf8_to_utf16: Transcode<u8, u16>,
-    utf16_to_utf8: Transcode<u16, u8>,
+    utf16_to_utf8: Transcode<u16, MaybeUninit<u8>>,
     single_byte_to_utf16: SingleByteKernel<u16>,
-    single_byte_to_utf8: SingleByteKernel<u8>,
+    single_byte_to_utf8: SingleByteKernel<MaybeUninit<u8>>,
     utf16_bytes_to_utf16: Utf16BytesKernel<u16>,
-    utf16_bytes_to_utf8: Utf16BytesKernel<u8>,
-    pairs_to_utf8: PairsKernel<u8>,
+    utf16_bytes_to_utf8: Utf16BytesKernel<MaybeUninit<u8>>,
+    pairs_to_utf8: PairsKernel<MaybeUninit<u8>>,
     pairs_to_utf16: PairsKernel<u16>,
     units_to_bytes: UnitsKernel,
     /// Whether `pairs_to_utf8` and `pairs_to_utf16` are vector kernels at this level (the
@@ -394,39 +424,39 @@ kernel_methods! {
     /// Length of the longest ASCII prefix of `src`.
     ascii_prefix_len(src: &[u8]) -> usize;
     /// Copies the longest ASCII prefix of `src` that fits into `dst`; returns its length.
-    copy_ascii(src: &[u8], dst: &mut [u8]) -> usize;
+    copy_ascii(src: &[u8], dst: &mut OutBytes) -> usize;
     /// Widens the longest ASCII prefix of `src` that fits into `dst`; returns its length.
     widen_ascii(src: &[u8], dst: &mut [u16]) -> usize;
     /// Narrows the longest prefix of `src` below U+0080 that fits into `dst`; returns its length.
-    narrow_ascii(src: &[u16], dst: &mut [u8]) -> usize;
+    narrow_ascii(src: &[u16], dst: &mut OutBytes) -> usize;
     /// Length of the longest prefix of `src` that is valid UTF-8 made of whole characters.
     utf8_valid_up_to(src: &[u8]) -> usize;
     /// Copies the longest valid, whole-character UTF-8 prefix of `src` that fits into `dst`:
     /// `(read, written)`, equal.
-    utf8_copy_valid(src: &[u8], dst: &mut [u8]) -> (usize, usize);
+    utf8_copy_valid(src: &[u8], dst: &mut OutBytes) -> (usize, usize);
     /// Converts the longest valid, whole-character UTF-8 prefix of `src` whose UTF-16 fits.
     utf8_to_utf16(src: &[u8], dst: &mut [u16]) -> (usize, usize);
     /// Converts the longest prefix of `src` without unpaired surrogates (a leading surrogate
     /// at the very end counts as unpaired) whose UTF-8 fits.
-    utf16_to_utf8(src: &[u16], dst: &mut [u8]) -> (usize, usize);
+    utf16_to_utf8(src: &[u16], dst: &mut OutBytes) -> (usize, usize);
     /// Decodes bytes through a single-byte index (`table[byte - 0x80]`, 0 = unmapped) while
     /// mapped and fitting, to UTF-16.
     single_byte_to_utf16(src: &[u8], table: &[u16; 128], dst: &mut [u16]) -> (usize, usize);
     /// As `single_byte_to_utf16`, to UTF-8, stopping before a character that does not fit.
-    single_byte_to_utf8(src: &[u8], table: &[u16; 128], dst: &mut [u8]) -> (usize, usize);
+    single_byte_to_utf8(src: &[u8], table: &[u16; 128], dst: &mut OutBytes) -> (usize, usize);
     /// Decodes UTF-16 code units from bytes (big-endian if `be`) while they are not
     /// surrogates and fit: `(bytes read, units written)`; whole units only.
     utf16_bytes_to_utf16(src: &[u8], be: bool, dst: &mut [u16]) -> (usize, usize);
     /// As `utf16_bytes_to_utf16`, to UTF-8, stopping before a character that does not fit.
-    utf16_bytes_to_utf8(src: &[u8], be: bool, dst: &mut [u8]) -> (usize, usize);
+    utf16_bytes_to_utf8(src: &[u8], be: bool, dst: &mut OutBytes) -> (usize, usize);
     /// Decodes the plain characters (see [`PairTables`]) at the start of `src` while they
     /// fit, to UTF-8 (two or three bytes per pair).
-    pairs_to_utf8(src: &[u8], tables: &PairTables, dst: &mut [u8]) -> (usize, usize);
+    pairs_to_utf8(src: &[u8], tables: &PairTables, dst: &mut OutBytes) -> (usize, usize);
     /// As `pairs_to_utf8`, to UTF-16 (one unit per character).
     pairs_to_utf16(src: &[u8], tables: &PairTables, dst: &mut [u16]) -> (usize, usize);
     /// Encodes the plain code units (see [`EncodeTables`]) at the start of `src` while
     /// their bytes fit.
-    units_to_bytes(src: &[u16], tables: &EncodeTables, dst: &mut [u8]) -> (usize, usize);
+    units_to_bytes(src: &[u16], tables: &EncodeTables, dst: &mut OutBytes) -> (usize, usize);
 }
 
 impl Kernels {

@@ -2,6 +2,7 @@
 //! and the fallback on CPUs without one. Safe code only; ASCII runs go a machine word at a time.
 
 use super::{EncodeTables, Kernels, Level, PairTables};
+use crate::simd::{OutBytes, write_bytes};
 
 pub(crate) static KERNELS: Kernels = TABLE;
 
@@ -87,10 +88,10 @@ pub(crate) fn ascii_prefix_len(src: &[u8]) -> usize {
     i
 }
 
-pub(crate) fn copy_ascii(src: &[u8], dst: &mut [u8]) -> usize {
+pub(crate) fn copy_ascii(src: &[u8], dst: &mut OutBytes) -> usize {
     let len = src.len().min(dst.len());
     let n = ascii_prefix_len(&src[..len]);
-    dst[..n].copy_from_slice(&src[..n]);
+    write_bytes(&mut dst[..n], &src[..n]);
     n
 }
 
@@ -103,14 +104,14 @@ pub(crate) fn widen_ascii(src: &[u8], dst: &mut [u16]) -> usize {
     n
 }
 
-pub(crate) fn narrow_ascii(src: &[u16], dst: &mut [u8]) -> usize {
+pub(crate) fn narrow_ascii(src: &[u16], dst: &mut OutBytes) -> usize {
     let len = src.len().min(dst.len());
     let mut n = 0;
     for (d, &s) in dst[..len].iter_mut().zip(&src[..len]) {
         if s >= 0x80 {
             break;
         }
-        *d = s as u8;
+        d.write(s as u8);
         n += 1;
     }
     n
@@ -155,7 +156,7 @@ pub(crate) fn utf8_valid_up_to(src: &[u8]) -> usize {
     }
 }
 
-pub(crate) fn utf8_copy_valid(src: &[u8], dst: &mut [u8]) -> (usize, usize) {
+pub(crate) fn utf8_copy_valid(src: &[u8], dst: &mut OutBytes) -> (usize, usize) {
     let limit = src.len().min(dst.len());
     let mut i = 0;
     while i < limit {
@@ -166,7 +167,7 @@ pub(crate) fn utf8_copy_valid(src: &[u8], dst: &mut [u8]) -> (usize, usize) {
         }
         match utf8_sequence_len(&src[i..]) {
             Some(n) if i + n <= dst.len() => {
-                dst[i..i + n].copy_from_slice(&src[i..i + n]);
+                write_bytes(&mut dst[i..i + n], &src[i..i + n]);
                 i += n;
             }
             _ => break,
@@ -234,35 +235,35 @@ pub(crate) fn utf8_to_utf16(src: &[u8], dst: &mut [u16]) -> (usize, usize) {
 
 /// Encodes `c` (a scalar value) as UTF-8 into `dst` if it fits; returns the length or 0.
 #[inline(always)]
-pub(crate) fn put_utf8(c: u32, dst: &mut [u8]) -> usize {
+pub(crate) fn put_utf8(c: u32, dst: &mut OutBytes) -> usize {
     match c {
         0..=0x7F if !dst.is_empty() => {
-            dst[0] = c as u8;
+            dst[0].write(c as u8);
             1
         }
         0x80..=0x7FF if dst.len() >= 2 => {
-            dst[0] = 0xC0 | (c >> 6) as u8;
-            dst[1] = 0x80 | (c & 0x3F) as u8;
+            dst[0].write(0xC0 | (c >> 6) as u8);
+            dst[1].write(0x80 | (c & 0x3F) as u8);
             2
         }
         0x800..=0xFFFF if dst.len() >= 3 => {
-            dst[0] = 0xE0 | (c >> 12) as u8;
-            dst[1] = 0x80 | ((c >> 6) & 0x3F) as u8;
-            dst[2] = 0x80 | (c & 0x3F) as u8;
+            dst[0].write(0xE0 | (c >> 12) as u8);
+            dst[1].write(0x80 | ((c >> 6) & 0x3F) as u8);
+            dst[2].write(0x80 | (c & 0x3F) as u8);
             3
         }
         0x10000.. if dst.len() >= 4 => {
-            dst[0] = 0xF0 | (c >> 18) as u8;
-            dst[1] = 0x80 | ((c >> 12) & 0x3F) as u8;
-            dst[2] = 0x80 | ((c >> 6) & 0x3F) as u8;
-            dst[3] = 0x80 | (c & 0x3F) as u8;
+            dst[0].write(0xF0 | (c >> 18) as u8);
+            dst[1].write(0x80 | ((c >> 12) & 0x3F) as u8);
+            dst[2].write(0x80 | ((c >> 6) & 0x3F) as u8);
+            dst[3].write(0x80 | (c & 0x3F) as u8);
             4
         }
         _ => 0,
     }
 }
 
-pub(crate) fn utf16_to_utf8(src: &[u16], dst: &mut [u8]) -> (usize, usize) {
+pub(crate) fn utf16_to_utf8(src: &[u16], dst: &mut OutBytes) -> (usize, usize) {
     let (mut read, mut written) = (0, 0);
     while read < src.len() {
         let u = src[read];
@@ -311,13 +312,13 @@ pub(crate) fn single_byte_to_utf16(src: &[u8], table: &[u16; 128], dst: &mut [u1
     (i, i)
 }
 
-pub(crate) fn single_byte_to_utf8(src: &[u8], table: &[u16; 128], dst: &mut [u8]) -> (usize, usize) {
+pub(crate) fn single_byte_to_utf8(src: &[u8], table: &[u16; 128], dst: &mut OutBytes) -> (usize, usize) {
     let (mut read, mut written) = (0, 0);
     while read < src.len() && written < dst.len() {
         let b = src[read];
         if b < 0x80 {
             // One ASCII byte inline (text has single spaces between words); a run: the copy.
-            dst[written] = b;
+            dst[written].write(b);
             read += 1;
             written += 1;
             if src.get(read).is_some_and(|&next| next < 0x80) {
@@ -363,7 +364,7 @@ pub(crate) fn utf16_bytes_to_utf16(src: &[u8], be: bool, dst: &mut [u16]) -> (us
     (2 * n, n)
 }
 
-pub(crate) fn utf16_bytes_to_utf8(src: &[u8], be: bool, dst: &mut [u8]) -> (usize, usize) {
+pub(crate) fn utf16_bytes_to_utf8(src: &[u8], be: bool, dst: &mut OutBytes) -> (usize, usize) {
     let (mut read, mut written) = (0, 0);
     while read + 2 <= src.len() {
         let u = unit(&src[read..], be);
@@ -382,7 +383,7 @@ pub(crate) fn utf16_bytes_to_utf8(src: &[u8], be: bool, dst: &mut [u8]) -> (usiz
 
 /// Decodes plain characters (ASCII, and pairs as [`PairTables::plain_from`] defines them) while
 /// they fit; two or three UTF-8 bytes per pair.
-pub(crate) fn pairs_to_utf8(src: &[u8], tables: &PairTables, dst: &mut [u8]) -> (usize, usize) {
+pub(crate) fn pairs_to_utf8(src: &[u8], tables: &PairTables, dst: &mut OutBytes) -> (usize, usize) {
     pairs_to_utf8_from::<0x80>(src, tables, dst, usize::MAX)
 }
 
@@ -390,7 +391,7 @@ pub(crate) fn pairs_to_utf8(src: &[u8], tables: &PairTables, dst: &mut [u8]) -> 
 /// reference of the levels whose kernels write three bytes per pair (see
 /// [`Kernels::reference`](super::Kernels::reference)).
 #[cfg(any(test, feature = "internals"))]
-pub(crate) fn pairs_to_utf8_wide(src: &[u8], tables: &PairTables, dst: &mut [u8]) -> (usize, usize) {
+pub(crate) fn pairs_to_utf8_wide(src: &[u8], tables: &PairTables, dst: &mut OutBytes) -> (usize, usize) {
     pairs_to_utf8_from::<0x800>(src, tables, dst, usize::MAX)
 }
 
@@ -414,7 +415,7 @@ fn plain_at<const MIN: u32>(src: &[u8], read: usize, byte: u8, tables: &PairTabl
 pub(crate) fn pairs_to_utf8_from<const MIN: u32>(
     src: &[u8],
     tables: &PairTables,
-    dst: &mut [u8],
+    dst: &mut OutBytes,
     end: usize,
 ) -> (usize, usize) {
     let (mut read, mut written) = (0, 0);
@@ -425,7 +426,7 @@ pub(crate) fn pairs_to_utf8_from<const MIN: u32>(
             let Some(slot) = dst.get_mut(written) else {
                 break;
             };
-            *slot = byte;
+            slot.write(byte);
             read += 1;
             written += 1;
             continue;
@@ -489,7 +490,7 @@ pub(crate) fn pairs_to_utf16_from<const MIN: u32>(
 
 /// Encodes plain code units (ASCII, and units as [`EncodeTables::bytes`] defines them) while
 /// their bytes fit.
-pub(crate) fn units_to_bytes(src: &[u16], tables: &EncodeTables, dst: &mut [u8]) -> (usize, usize) {
+pub(crate) fn units_to_bytes(src: &[u16], tables: &EncodeTables, dst: &mut OutBytes) -> (usize, usize) {
     let (mut read, mut written) = (0, 0);
     while let Some(&u) = src.get(read) {
         let bytes = if u < 0x80 { u } else { tables.bytes(u) };
@@ -500,13 +501,13 @@ pub(crate) fn units_to_bytes(src: &[u16], tables: &EncodeTables, dst: &mut [u8])
             let Some(slot) = dst.get_mut(written) else {
                 break;
             };
-            *slot = bytes as u8;
+            slot.write(bytes as u8);
             written += 1;
         } else {
             let Some(slots) = dst.get_mut(written..written + 2) else {
                 break;
             };
-            slots.copy_from_slice(&bytes.to_be_bytes());
+            write_bytes(slots, &bytes.to_be_bytes());
             written += 2;
         }
         read += 1;
@@ -556,14 +557,14 @@ mod tests {
             };
             assert_eq!(utf8_valid_up_to(s), valid, "{s:?}");
             let mut dst = vec![0u8; s.len()];
-            assert_eq!(utf8_copy_valid(s, &mut dst), (valid, valid));
+            assert_eq!(utf8_copy_valid(s, crate::simd::as_out(&mut dst)), (valid, valid));
             let mut wide = vec![0u16; s.len()];
             let (read, written) = utf8_to_utf16(s, &mut wide);
             assert_eq!(read, valid);
             let expect: Vec<u16> = std::str::from_utf8(&s[..valid]).unwrap().encode_utf16().collect();
             assert_eq!(&wide[..written], &expect[..]);
             let mut back = vec![0u8; s.len()];
-            let (r, w) = utf16_to_utf8(&expect, &mut back);
+            let (r, w) = utf16_to_utf8(&expect, crate::simd::as_out(&mut back));
             assert_eq!((r, &back[..w]), (expect.len(), &s[..valid]));
         }
     }
@@ -573,7 +574,7 @@ mod tests {
         let s = "a\u{e9}\u{65e5}\u{1F600}".as_bytes(); // 1 + 2 + 3 + 4 bytes
         for cap in 0..=s.len() {
             let mut dst = vec![0u8; cap];
-            let (r, w) = utf8_copy_valid(s, &mut dst);
+            let (r, w) = utf8_copy_valid(s, crate::simd::as_out(&mut dst));
             assert!(
                 r == w && w <= cap && [0, 1, 3, 6, 10].contains(&r),
                 "cap {cap}: {r}"
@@ -582,6 +583,9 @@ mod tests {
         let wide: Vec<u16> = "\u{1F600}".encode_utf16().collect();
         let mut one = [0u16; 1];
         assert_eq!(utf8_to_utf16("\u{1F600}".as_bytes(), &mut one), (0, 0));
-        assert_eq!(utf16_to_utf8(&wide[..1], &mut [0u8; 8]), (0, 0));
+        assert_eq!(
+            utf16_to_utf8(&wide[..1], crate::simd::as_out(&mut [0u8; 8])),
+            (0, 0)
+        );
     }
 }

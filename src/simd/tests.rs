@@ -3,7 +3,7 @@
 //! alignment, with special bytes at every position, output buffers of every size, and
 //! random inputs.
 
-use super::{EncodeTables, Kernels, Lookup, available, scalar};
+use super::{EncodeTables, Kernels, Lookup, as_out, available, scalar};
 use quickcheck::{QuickCheck, TestResult};
 
 /// Longest input of the exhaustive sweeps; alignments tried for short inputs.
@@ -115,7 +115,7 @@ fn ascii_kernels() {
                 input,
                 |k, s, cap| {
                     let mut d = vec![0xA5u8; cap];
-                    let n = k.copy_ascii(s, &mut d);
+                    let n = k.copy_ascii(s, as_out(&mut d));
                     (n, d)
                 },
                 caps,
@@ -153,8 +153,8 @@ fn narrow_ascii_kernel() {
                 for cap in [len + 1, len / 2] {
                     let mut a = vec![0xA5u8; cap];
                     let mut b = vec![0xA5u8; cap];
-                    let got = k.narrow_ascii(&v, &mut a);
-                    let expect = scalar_table().narrow_ascii(&v, &mut b);
+                    let got = k.narrow_ascii(&v, as_out(&mut a));
+                    let expect = scalar_table().narrow_ascii(&v, as_out(&mut b));
                     assert_eq!((got, a), (expect, b), "narrow_ascii {:?} len {len}", k.level());
                 }
             }
@@ -192,7 +192,7 @@ fn utf8_kernels() {
                 input,
                 |k, s, cap| {
                     let mut d = vec![0xA5u8; cap];
-                    let r = k.utf8_copy_valid(s, &mut d);
+                    let r = k.utf8_copy_valid(s, as_out(&mut d));
                     (r, d)
                 },
                 caps,
@@ -236,8 +236,8 @@ fn utf16_kernels() {
                 for cap in [len * 3 + 4, len, len / 2] {
                     let mut a = vec![0xA5u8; cap];
                     let mut b = vec![0xA5u8; cap];
-                    let got = k.utf16_to_utf8(&v, &mut a);
-                    let expect = scalar_table().utf16_to_utf8(&v, &mut b);
+                    let got = k.utf16_to_utf8(&v, as_out(&mut a));
+                    let expect = scalar_table().utf16_to_utf8(&v, as_out(&mut b));
                     assert_eq!((got, &a), (expect, &b), "utf16_to_utf8 {:?} {v:04X?}", k.level());
                     for be in [false, true] {
                         let mut bytes: Vec<u8> = v
@@ -257,8 +257,8 @@ fn utf16_kernels() {
                             "utf16_bytes_to_utf16 {:?} be={be}",
                             k.level()
                         );
-                        let got = k.utf16_bytes_to_utf8(&bytes, be, &mut a);
-                        let expect = scalar_table().utf16_bytes_to_utf8(&bytes, be, &mut b);
+                        let got = k.utf16_bytes_to_utf8(&bytes, be, as_out(&mut a));
+                        let expect = scalar_table().utf16_bytes_to_utf8(&bytes, be, as_out(&mut b));
                         assert_eq!(
                             (got, &a),
                             (expect, &b),
@@ -298,10 +298,13 @@ fn single_byte_kernels() {
             for cap in (0..=90).chain([300, 500, 800]) {
                 let mut a = vec![0u8; cap];
                 let mut b = vec![0u8; cap];
-                let got = k.single_byte_to_utf8(&all, table, &mut a);
+                let got = k.single_byte_to_utf8(&all, table, as_out(&mut a));
                 assert_eq!(
                     (got, &a),
-                    (scalar_table().single_byte_to_utf8(&all, table, &mut b), &b),
+                    (
+                        scalar_table().single_byte_to_utf8(&all, table, as_out(&mut b)),
+                        &b
+                    ),
                     "single_byte_to_utf8 at {:?}, cap {cap}",
                     k.level()
                 );
@@ -326,7 +329,7 @@ fn single_byte_kernels() {
                     input,
                     |k, s, cap| {
                         let mut d = vec![0xA5u8; cap];
-                        let r = k.single_byte_to_utf8(s, table, &mut d);
+                        let r = k.single_byte_to_utf8(s, table, as_out(&mut d));
                         (r, d)
                     },
                     caps,
@@ -419,7 +422,7 @@ fn pair_kernels() {
                     input,
                     |k, s, cap| {
                         let mut d = vec![0xA5u8; cap];
-                        let r = k.pairs_to_utf8(s, tables, &mut d);
+                        let r = k.pairs_to_utf8(s, tables, as_out(&mut d));
                         (r, d)
                     },
                     caps,
@@ -439,7 +442,7 @@ fn pair_kernels() {
             // The kernel decodes what the codec would: plain text through the scalar kernel
             // gives the decoder's output.
             let mut out = vec![0u8; bytes.len() * 3];
-            let (read, written) = k.pairs_to_utf8(&bytes, tables, &mut out);
+            let (read, written) = k.pairs_to_utf8(&bytes, tables, as_out(&mut out));
             let expect = encoding.decode_without_bom_handling(&bytes[..read]).0;
             assert_eq!(
                 &out[..written],
@@ -509,8 +512,8 @@ fn pair_kernels_edge_code_points() {
                     let mut a = vec![0xA5u8; cap];
                     let mut b = vec![0xA5u8; cap];
                     assert_eq!(
-                        (k.pairs_to_utf8(&input, &tables, &mut a), &a),
-                        (k.reference().pairs_to_utf8(&input, &tables, &mut b), &b),
+                        (k.pairs_to_utf8(&input, &tables, as_out(&mut a)), &a),
+                        (k.reference().pairs_to_utf8(&input, &tables, as_out(&mut b)), &b),
                         "pairs_to_utf8 at {:?}, cap {cap}: {input:02X?}",
                         k.level()
                     );
@@ -589,7 +592,7 @@ fn pair_kernels_two_byte_characters() {
             for input in &inputs {
                 let need8 = k
                     .reference()
-                    .pairs_to_utf8(input, tables, &mut vec![0; input.len() * 3])
+                    .pairs_to_utf8(input, tables, as_out(&mut vec![0; input.len() * 3]))
                     .1;
                 let need16 = k
                     .reference()
@@ -607,7 +610,7 @@ fn pair_kernels_two_byte_characters() {
                     |k, s, cap| {
                         // With a guard after the output, compared too.
                         let mut d = vec![0xA5u8; cap + 64];
-                        let r = k.pairs_to_utf8(s, tables, &mut d[..cap]);
+                        let r = k.pairs_to_utf8(s, tables, as_out(&mut d[..cap]));
                         (r, d)
                     },
                     |_| around(need8),
@@ -729,7 +732,7 @@ fn pair_kernels_four_byte_sequences() {
         for input in &inputs {
             let reference = k.reference();
             let need8 = reference
-                .pairs_to_utf8(input, tables, &mut vec![0; input.len() * 3])
+                .pairs_to_utf8(input, tables, as_out(&mut vec![0; input.len() * 3]))
                 .1;
             let need16 = reference
                 .pairs_to_utf16(input, tables, &mut vec![0; input.len()])
@@ -747,8 +750,8 @@ fn pair_kernels_four_byte_sequences() {
                 let mut a = vec![0xA5u8; cap + 64];
                 let mut b = a.clone();
                 assert_eq!(
-                    (k.pairs_to_utf8(input, tables, &mut a[..cap]), &a),
-                    (reference.pairs_to_utf8(input, tables, &mut b[..cap]), &b),
+                    (k.pairs_to_utf8(input, tables, as_out(&mut a[..cap])), &a),
+                    (reference.pairs_to_utf8(input, tables, as_out(&mut b[..cap])), &b),
                     "pairs_to_utf8 at {:?}, cap {cap}: {input:02X?}",
                     k.level()
                 );
@@ -766,7 +769,7 @@ fn pair_kernels_four_byte_sequences() {
             if k.level() == super::Level::Scalar {
                 // What the scalar kernel decodes is what the decoder does.
                 let mut out = vec![0u8; input.len() * 3];
-                let (read, written) = k.pairs_to_utf8(input, tables, &mut out);
+                let (read, written) = k.pairs_to_utf8(input, tables, as_out(&mut out));
                 let expect = crate::GB18030.decode_without_bom_handling(&input[..read]).0;
                 assert_eq!(&out[..written], expect.as_bytes(), "{input:02X?}");
             }
@@ -822,8 +825,8 @@ fn units_kernels() {
                 for cap in caps {
                     let mut a = vec![0xA5u8; cap];
                     let mut b = vec![0xA5u8; cap];
-                    let got = k.units_to_bytes(input, tables, &mut a);
-                    let expect = scalar_table().units_to_bytes(input, tables, &mut b);
+                    let got = k.units_to_bytes(input, tables, as_out(&mut a));
+                    let expect = scalar_table().units_to_bytes(input, tables, as_out(&mut b));
                     assert_eq!(
                         (got, &a),
                         (expect, &b),
@@ -835,7 +838,7 @@ fn units_kernels() {
             }
             // The kernel encodes what the encoder would.
             let mut out = vec![0u8; units.len() * 2];
-            let (read, written) = k.units_to_bytes(&units, tables, &mut out);
+            let (read, written) = k.units_to_bytes(&units, tables, as_out(&mut out));
             let prefix = String::from_utf16(&units[..read]).unwrap();
             assert_eq!(
                 &out[..written],
@@ -871,7 +874,7 @@ fn units_kernels_single_byte() {
         }
         for k in available() {
             let mut out = vec![0u8; units.len()];
-            let (read, written) = k.units_to_bytes(&units, &tables, &mut out);
+            let (read, written) = k.units_to_bytes(&units, &tables, as_out(&mut out));
             assert_eq!((read, written), (units.len(), units.len()), "{}", encoding.name());
             let text = String::from_utf16(&units).unwrap();
             assert_eq!(
@@ -889,8 +892,8 @@ fn units_kernels_single_byte() {
                         let mut a = vec![0xA5u8; cap];
                         let mut b = vec![0xA5u8; cap];
                         assert_eq!(
-                            (k.units_to_bytes(&v, &tables, &mut a), &a),
-                            (scalar_table().units_to_bytes(&v, &tables, &mut b), &b),
+                            (k.units_to_bytes(&v, &tables, as_out(&mut a)), &a),
+                            (scalar_table().units_to_bytes(&v, &tables, as_out(&mut b)), &b),
                             "{} at {:?}: {special:04X} at {at}, cap {cap}",
                             encoding.name(),
                             k.level()
@@ -912,7 +915,9 @@ fn random_inputs_with_quickcheck() {
                 return TestResult::failed();
             }
             let (mut a, mut b) = (vec![0u8; cap], vec![0u8; cap]);
-            if k.utf8_copy_valid(&bytes, &mut a) != s.utf8_copy_valid(&bytes, &mut b) || a != b {
+            if k.utf8_copy_valid(&bytes, as_out(&mut a)) != s.utf8_copy_valid(&bytes, as_out(&mut b))
+                || a != b
+            {
                 return TestResult::failed();
             }
             let (mut a, mut b) = (vec![0u16; cap], vec![0u16; cap]);
@@ -934,7 +939,8 @@ fn random_inputs_with_quickcheck() {
                 .collect();
             let table = tables[usize::from(bytes.first().copied().unwrap_or(0)) % tables.len()];
             let (mut a, mut b) = (vec![0u8; cap], vec![0u8; cap]);
-            if k.single_byte_to_utf8(&bytes, table, &mut a) != s.single_byte_to_utf8(&bytes, table, &mut b)
+            if k.single_byte_to_utf8(&bytes, table, as_out(&mut a))
+                != s.single_byte_to_utf8(&bytes, table, as_out(&mut b))
                 || a != b
             {
                 return TestResult::failed();
@@ -997,8 +1003,8 @@ fn utf8_long_ascii_runs() {
                         let cap = cap.min(len + 4);
                         let (mut a, mut b) = (vec![0xA5u8; cap], vec![0xA5u8; cap]);
                         assert_eq!(
-                            (k.utf8_copy_valid(&v, &mut a), &a),
-                            (s.utf8_copy_valid(&v, &mut b), &b),
+                            (k.utf8_copy_valid(&v, as_out(&mut a)), &a),
+                            (s.utf8_copy_valid(&v, as_out(&mut b)), &b),
                             "{:?} len {len} pos {pos} cap {cap}",
                             k.level()
                         );
@@ -1104,8 +1110,8 @@ fn same_single_byte(
     }
     for &cap in caps8 {
         let (mut a, mut b) = (vec![0xA5u8; cap], vec![0xA5u8; cap]);
-        let got = k.single_byte_to_utf8(input, table, &mut a);
-        let expect = s.single_byte_to_utf8(input, table, &mut b);
+        let got = k.single_byte_to_utf8(input, table, as_out(&mut a));
+        let expect = s.single_byte_to_utf8(input, table, as_out(&mut b));
         assert_eq!(
             (got, &a),
             (expect, &b),
@@ -1324,8 +1330,8 @@ fn utf16_to_utf8_scripts_and_output_sizes() {
                             let s = scalar_table();
                             let (mut a, mut b) = (vec![0xA5u8; cap], vec![0xA5u8; cap]);
                             assert_eq!(
-                                (k.utf16_to_utf8(v, &mut a), &a),
-                                (s.utf16_to_utf8(v, &mut b), &b),
+                                (k.utf16_to_utf8(v, as_out(&mut a)), &a),
+                                (s.utf16_to_utf8(v, as_out(&mut b)), &b),
                                 "utf16_to_utf8 {:?} cap {cap} {v:04X?}",
                                 k.level()
                             );
@@ -1337,8 +1343,8 @@ fn utf16_to_utf8_scripts_and_output_sizes() {
                                 );
                                 let bytes = &bytes[offset..];
                                 assert_eq!(
-                                    (k.utf16_bytes_to_utf8(bytes, be, &mut a), &a),
-                                    (s.utf16_bytes_to_utf8(bytes, be, &mut b), &b),
+                                    (k.utf16_bytes_to_utf8(bytes, be, as_out(&mut a)), &a),
+                                    (s.utf16_bytes_to_utf8(bytes, be, as_out(&mut b)), &b),
                                     "utf16_bytes_to_utf8 {:?} be={be} cap {cap} {v:04X?}",
                                     k.level()
                                 );
@@ -1377,10 +1383,11 @@ fn random_transcoding_with_quickcheck() {
         let s = scalar_table();
         for k in available() {
             let (mut a, mut b) = (vec![0u8; cap], vec![0u8; cap]);
-            if k.utf16_to_utf8(&units, &mut a) != s.utf16_to_utf8(&units, &mut b) || a != b {
+            if k.utf16_to_utf8(&units, as_out(&mut a)) != s.utf16_to_utf8(&units, as_out(&mut b)) || a != b {
                 return TestResult::failed();
             }
-            if k.utf16_bytes_to_utf8(&bytes, false, &mut a) != s.utf16_bytes_to_utf8(&bytes, false, &mut b)
+            if k.utf16_bytes_to_utf8(&bytes, false, as_out(&mut a))
+                != s.utf16_bytes_to_utf8(&bytes, false, as_out(&mut b))
                 || a != b
             {
                 return TestResult::failed();
@@ -1436,8 +1443,8 @@ fn transcoding_length_mixes() {
                 for cap in [text.len() + 8, text.len() / 2 + (next() % 64) as usize] {
                     let (mut a, mut b) = (vec![0xA5u8; cap], vec![0xA5u8; cap]);
                     assert_eq!(
-                        (k.utf16_to_utf8(&units, &mut a), &a),
-                        (s.utf16_to_utf8(&units, &mut b), &b),
+                        (k.utf16_to_utf8(&units, as_out(&mut a)), &a),
+                        (s.utf16_to_utf8(&units, as_out(&mut b)), &b),
                         "utf16_to_utf8 {:?} cap {cap} {text}",
                         k.level()
                     );
@@ -1482,8 +1489,8 @@ fn same_utf16_to_utf8(k: &Kernels, units: &[u16], caps: &[usize]) {
     for &cap in caps {
         let (mut a, mut b) = (vec![0xA5u8; cap], vec![0xA5u8; cap]);
         assert_eq!(
-            (k.utf16_to_utf8(units, &mut a), &a),
-            (s.utf16_to_utf8(units, &mut b), &b),
+            (k.utf16_to_utf8(units, as_out(&mut a)), &a),
+            (s.utf16_to_utf8(units, as_out(&mut b)), &b),
             "utf16_to_utf8 {:?} cap {cap} {units:04X?}",
             k.level()
         );
@@ -1493,8 +1500,8 @@ fn same_utf16_to_utf8(k: &Kernels, units: &[u16], caps: &[usize]) {
                 .flat_map(|u| if be { u.to_be_bytes() } else { u.to_le_bytes() })
                 .collect();
             assert_eq!(
-                (k.utf16_bytes_to_utf8(&bytes, be, &mut a), &a),
-                (s.utf16_bytes_to_utf8(&bytes, be, &mut b), &b),
+                (k.utf16_bytes_to_utf8(&bytes, be, as_out(&mut a)), &a),
+                (s.utf16_bytes_to_utf8(&bytes, be, as_out(&mut b)), &b),
                 "utf16_bytes_to_utf8 {:?} be={be} cap {cap} {units:04X?}",
                 k.level()
             );

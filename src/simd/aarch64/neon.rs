@@ -3,6 +3,7 @@
 //! NEON has no movemask: [`Vector::high_mask`] weighs each lane's high bit by its power of
 //! two and adds across each half (the common idiom); "any" checks use `vmaxvq_u8`.
 
+use crate::simd::OutBytes;
 use core::arch::aarch64::*;
 
 use super::super::generic;
@@ -409,17 +410,17 @@ macro_rules! neon_entry_points {
 
 neon_entry_points! {
     ascii_prefix_len(src: &[u8]) -> usize = generic::ascii::prefix_len;
-    copy_ascii(src: &[u8], dst: &mut [u8]) -> usize = generic::ascii::copy;
+    copy_ascii(src: &[u8], dst: &mut OutBytes) -> usize = generic::ascii::copy;
     widen_ascii(src: &[u8], dst: &mut [u16]) -> usize = generic::ascii::widen;
-    narrow_ascii(src: &[u16], dst: &mut [u8]) -> usize = generic::ascii::narrow;
+    narrow_ascii(src: &[u16], dst: &mut OutBytes) -> usize = generic::ascii::narrow;
     utf16_bytes_to_utf16(src: &[u8], be: bool, dst: &mut [u16]) -> (usize, usize) = generic::utf16::bytes_to_utf16;
     utf8_valid_up_to(src: &[u8]) -> usize = generic::utf8::valid_up_to;
-    utf8_copy_valid(src: &[u8], dst: &mut [u8]) -> (usize, usize) = generic::utf8::copy_valid;
+    utf8_copy_valid(src: &[u8], dst: &mut OutBytes) -> (usize, usize) = generic::utf8::copy_valid;
     single_byte_to_utf16(src: &[u8], table: &[u16; 128], dst: &mut [u16]) -> (usize, usize) = generic::single_byte::to_utf16;
-    single_byte_to_utf8(src: &[u8], table: &[u16; 128], dst: &mut [u8]) -> (usize, usize) = generic::single_byte::to_utf8;
+    single_byte_to_utf8(src: &[u8], table: &[u16; 128], dst: &mut OutBytes) -> (usize, usize) = generic::single_byte::to_utf8;
     utf8_to_utf16(src: &[u8], dst: &mut [u16]) -> (usize, usize) = generic::utf8_to_utf16::utf8_to_utf16;
-    utf16_to_utf8(src: &[u16], dst: &mut [u8]) -> (usize, usize) = generic::utf16_to_utf8::utf16_to_utf8;
-    utf16_bytes_to_utf8(src: &[u8], be: bool, dst: &mut [u8]) -> (usize, usize) = generic::utf16_to_utf8::utf16_bytes_to_utf8;
+    utf16_to_utf8(src: &[u16], dst: &mut OutBytes) -> (usize, usize) = generic::utf16_to_utf8::utf16_to_utf8;
+    utf16_bytes_to_utf8(src: &[u8], be: bool, dst: &mut OutBytes) -> (usize, usize) = generic::utf16_to_utf8::utf16_bytes_to_utf8;
 }
 
 pub(crate) static KERNELS: Kernels = Kernels {

@@ -11,6 +11,7 @@
 
 use super::super::scalar;
 use super::super::vector::Vector;
+use crate::simd::{OutBytes, write_bytes};
 
 /// # Safety
 /// The ISA of `V` is enabled in the caller.
@@ -47,7 +48,7 @@ pub(crate) unsafe fn prefix_len<V: Vector>(src: &[u8]) -> usize {
 /// # Safety
 /// The ISA of `V` is enabled in the caller.
 #[inline(always)]
-pub(crate) unsafe fn copy<V: Vector>(src: &[u8], dst: &mut [u8]) -> usize {
+pub(crate) unsafe fn copy<V: Vector>(src: &[u8], dst: &mut OutBytes) -> usize {
     let len = src.len().min(dst.len());
     let mut i = 0;
     while i + V::LANES <= len {
@@ -56,7 +57,7 @@ pub(crate) unsafe fn copy<V: Vector>(src: &[u8], dst: &mut [u8]) -> usize {
             let v = V::load(src.as_ptr().add(i));
             let mask = v.high_mask();
             if mask == 0 {
-                v.store(dst.as_mut_ptr().add(i));
+                v.store(dst.as_mut_ptr().cast::<u8>().add(i));
             }
             mask
         };
@@ -64,7 +65,7 @@ pub(crate) unsafe fn copy<V: Vector>(src: &[u8], dst: &mut [u8]) -> usize {
             // The bytes before the first non-ASCII one are known ASCII: copy exactly those
             // (short runs between non-ASCII letters, as in German or French text, end here).
             let n = mask.trailing_zeros() as usize;
-            dst[i..i + n].copy_from_slice(&src[i..i + n]);
+            write_bytes(&mut dst[i..i + n], &src[i..i + n]);
             return i + n;
         }
         i += V::LANES;
@@ -96,7 +97,7 @@ pub(crate) unsafe fn widen<V: Vector>(src: &[u8], dst: &mut [u16]) -> usize {
 /// # Safety
 /// The ISA of `V` is enabled in the caller.
 #[inline(always)]
-pub(crate) unsafe fn narrow<V: Vector>(src: &[u16], dst: &mut [u8]) -> usize {
+pub(crate) unsafe fn narrow<V: Vector>(src: &[u16], dst: &mut OutBytes) -> usize {
     let len = src.len().min(dst.len());
     let mut i = 0;
     while i + V::LANES <= len {
@@ -106,7 +107,7 @@ pub(crate) unsafe fn narrow<V: Vector>(src: &[u16], dst: &mut [u8]) -> usize {
             let Some(v) = V::load_narrow_ascii(src.as_ptr().add(i)) else {
                 break;
             };
-            v.store(dst.as_mut_ptr().add(i));
+            v.store(dst.as_mut_ptr().cast::<u8>().add(i));
         }
         i += V::LANES;
     }

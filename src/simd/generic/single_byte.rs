@@ -39,6 +39,7 @@
 use super::super::scalar;
 use super::utf8::Utf8Vector;
 use super::utf16_to_utf8::ROWS123;
+use crate::simd::OutBytes;
 
 /// What the single-byte algorithm needs beyond [`Utf8Vector`].
 pub(crate) trait SingleByteVector: Utf8Vector {
@@ -221,7 +222,7 @@ unsafe fn unmapped<V: SingleByteVector>(v: V, lo: V, hi: V) -> bool {
 pub(crate) unsafe fn to_utf8<V: SingleByteVector>(
     src: &[u8],
     table: &[u16; 128],
-    dst: &mut [u8],
+    dst: &mut OutBytes,
 ) -> (usize, usize) {
     let (mut r, mut w) = (0, 0);
     if src.len() >= V::LANES {
@@ -239,7 +240,7 @@ pub(crate) unsafe fn to_utf8<V: SingleByteVector>(
                     break;
                 }
                 // SAFETY: `w + LANES <= dst.len()`: the store writes `dst[w..w + LANES]`.
-                unsafe { v.store(dst.as_mut_ptr().add(w)) };
+                unsafe { v.store(dst.as_mut_ptr().cast::<u8>().add(w)) };
                 r += V::LANES;
                 w += V::LANES;
                 continue;
@@ -268,7 +269,7 @@ pub(crate) unsafe fn to_utf8<V: SingleByteVector>(
             if w + n > dst.len() {
                 break;
             }
-            let at = dst.as_mut_ptr().wrapping_add(w);
+            let at = dst.as_mut_ptr().cast::<u8>().wrapping_add(w);
             if threes == 0 {
                 // SAFETY: register operations; `w + n <= dst.len()`, and the two calls write
                 // their counts, which add up to `n`, from `dst[w..]` on; the ISA per contract.

@@ -49,6 +49,7 @@ use super::super::scalar;
 use super::super::vector::Vector;
 use super::lane::{Lane, TranscodeVector};
 use super::rows::{Keep, NONE, compact_rows};
+use crate::simd::{OutBytes, write_bytes};
 
 /// The low byte of each u16 lane (8 ASCII units to 8 bytes).
 const LOW_BYTES: [u8; 16] = [
@@ -103,19 +104,19 @@ impl<L: Lane> Step<L> {
 /// - The ISA of `L` is enabled in the caller.
 /// - `at + 32 <= dst.len()`.
 #[inline(always)]
-unsafe fn put<L: Lane, const TIGHT: bool>(step: &Step<L>, dst: &mut [u8], at: usize, whole: bool) {
+unsafe fn put<L: Lane, const TIGHT: bool>(step: &Step<L>, dst: &mut OutBytes, at: usize, whole: bool) {
     let Step {
         lo, hi, len0, len1, ..
     } = *step;
     if len0 == 8 && len1 == 0 {
         // SAFETY: 8 bytes from `at`, `at + 32 <= dst.len()`; ISA enabled per contract.
-        unsafe { lo.store8(dst.as_mut_ptr().add(at)) };
+        unsafe { lo.store8(dst.as_mut_ptr().cast::<u8>().add(at)) };
     } else if whole {
         // SAFETY: the stores end by `at + 16`, or by `at + len0 + 16 <= at + 28 <= dst.len()`
         // where `hi` is stored (then `lo` holds 4 units, 12 bytes at most); ISA enabled per
         // contract.
         unsafe {
-            let d = dst.as_mut_ptr().add(at);
+            let d = dst.as_mut_ptr().cast::<u8>().add(at);
             if TIGHT && len0 <= 8 && len1 == 0 {
                 lo.store8(d);
             } else {
@@ -200,8 +201,8 @@ unsafe fn paired<L: Lane>(lead: L, trail: L) -> bool {
 /// Copies `src` to the start of `dst` (once per kernel call: out of line).
 #[cold]
 #[inline(never)]
-fn copy_exact(src: &[u8], dst: &mut [u8]) {
-    dst[..src.len()].copy_from_slice(src);
+fn copy_exact(src: &[u8], dst: &mut OutBytes) {
+    write_bytes(&mut dst[..src.len()], src);
 }
 
 /// The UTF-8 of surrogate pairs, two bytes in the lane of each surrogate: for a leading
@@ -341,7 +342,7 @@ unsafe fn convert8<L: Lane, const PAIRS: bool>(u: L) -> Option<Step<L>> {
 /// # Safety
 /// The ISA of `V` is enabled in the caller.
 #[inline(always)]
-pub(crate) unsafe fn utf16_to_utf8<V: TranscodeVector>(src: &[u16], dst: &mut [u8]) -> (usize, usize) {
+pub(crate) unsafe fn utf16_to_utf8<V: TranscodeVector>(src: &[u16], dst: &mut OutBytes) -> (usize, usize) {
     let (mut read, mut written) = (0, 0);
     let mut ascii = true;
     // Consecutive steps with unpaired surrogates: the scalar kernel takes 8, 16, 32, then 64
@@ -356,7 +357,7 @@ pub(crate) unsafe fn utf16_to_utf8<V: TranscodeVector>(src: &[u16], dst: &mut [u
                     let Some(v) = V::load_narrow_ascii(src.as_ptr().add(read)) else {
                         break;
                     };
-                    v.store(dst.as_mut_ptr().add(written));
+                    v.store(dst.as_mut_ptr().cast::<u8>().add(written));
                 }
                 read += V::LANES;
                 written += V::LANES;
@@ -410,7 +411,7 @@ pub(crate) unsafe fn utf16_to_utf8<V: TranscodeVector>(src: &[u16], dst: &mut [u
                             let Some(bytes) = four_pairs(units) else {
                                 break;
                             };
-                            bytes.store(dst.as_mut_ptr().add(written));
+                            bytes.store(dst.as_mut_ptr().cast::<u8>().add(written));
                         }
                         read += 8;
                         written += 16;
@@ -444,7 +445,7 @@ pub(crate) unsafe fn utf16_to_utf8<V: TranscodeVector>(src: &[u16], dst: &mut [u
 pub(crate) unsafe fn utf16_bytes_to_utf8<V: TranscodeVector>(
     src: &[u8],
     be: bool,
-    dst: &mut [u8],
+    dst: &mut OutBytes,
 ) -> (usize, usize) {
     let units = src.len() / 2;
     let (mut read, mut written) = (0, 0);
@@ -478,7 +479,7 @@ pub(crate) unsafe fn utf16_bytes_to_utf8<V: TranscodeVector>(
 #[inline(always)]
 pub(crate) unsafe fn utf16_to_utf8_ascii_runs<V: super::super::vector::Vector>(
     src: &[u16],
-    dst: &mut [u8],
+    dst: &mut OutBytes,
 ) -> (usize, usize) {
     let (mut read, mut written) = (0, 0);
     // Scalar chunks grow while the text is not ASCII: 32 units, then up to 256.
@@ -510,6 +511,6 @@ pub(crate) unsafe fn utf16_to_utf8_ascii_runs<V: super::super::vector::Vector>(
 /// on Russian (`simdenc bench --filter utf16-to-utf8 --level scalar,sse2`).
 #[cfg(target_arch = "x86_64")]
 #[inline(never)]
-fn scalar_chunk(src: &[u16], dst: &mut [u8]) -> (usize, usize) {
+fn scalar_chunk(src: &[u16], dst: &mut OutBytes) -> (usize, usize) {
     scalar::utf16_to_utf8(src, dst)
 }

@@ -28,6 +28,7 @@
 
 use super::super::scalar;
 use super::super::vector::Vector;
+use crate::simd::{OutBytes, write_bytes};
 
 /// What the UTF-8 algorithm needs beyond [`Vector`].
 pub(crate) trait Utf8Vector: Vector {
@@ -689,7 +690,7 @@ pub(crate) unsafe fn valid_up_to<V: Utf8Vector>(src: &[u8]) -> usize {
 /// # Safety
 /// The ISA of `V` is enabled in the caller.
 #[inline(always)]
-unsafe fn copy_range<V: Utf8Vector>(src: &[u8], dst: &mut [u8], from: usize, to: usize) {
+unsafe fn copy_range<V: Utf8Vector>(src: &[u8], dst: &mut OutBytes, from: usize, to: usize) {
     let (src, dst) = (&src[from..to], &mut dst[from..to]);
     let n = src.len();
     let mut k = 0;
@@ -697,16 +698,16 @@ unsafe fn copy_range<V: Utf8Vector>(src: &[u8], dst: &mut [u8], from: usize, to:
     // `k + LANES <= n`, then `n - k < LANES` bytes; ISA enabled per contract.
     unsafe {
         while k + V::LANES <= n {
-            V::load(src.as_ptr().add(k)).store(dst.as_mut_ptr().add(k));
+            V::load(src.as_ptr().add(k)).store(dst.as_mut_ptr().cast::<u8>().add(k));
             k += V::LANES;
         }
         if k < n {
             if let Some(v) = V::load_partial(src.as_ptr().add(k), n - k)
-                && v.store_partial(dst.as_mut_ptr().add(k), n - k)
+                && v.store_partial(dst.as_mut_ptr().cast::<u8>().add(k), n - k)
             {
                 return;
             }
-            dst[k..].copy_from_slice(&src[k..]);
+            write_bytes(&mut dst[k..], &src[k..]);
         }
     }
 }
@@ -720,8 +721,8 @@ unsafe fn copy_range<V: Utf8Vector>(src: &[u8], dst: &mut [u8], from: usize, to:
 /// - The ISA of `V` is enabled in the caller.
 /// - `from < to <= src.len().min(dst.len())` and `to - from` is a multiple of `V::LANES`.
 #[inline(always)]
-unsafe fn copy_aligned<V: Utf8Vector>(src: &[u8], dst: &mut [u8], from: usize, to: usize) {
-    let (s, d) = (src.as_ptr(), dst.as_mut_ptr());
+unsafe fn copy_aligned<V: Utf8Vector>(src: &[u8], dst: &mut OutBytes, from: usize, to: usize) {
+    let (s, d) = (src.as_ptr(), dst.as_mut_ptr().cast::<u8>());
     // SAFETY: every vector read and written lies in `from..to` (the first at `from`, the
     // last at `to - LANES`, the others between: `k + LANES <= to`), inside both slices per
     // contract; ISA enabled per contract.
@@ -741,7 +742,7 @@ unsafe fn copy_aligned<V: Utf8Vector>(src: &[u8], dst: &mut [u8], from: usize, t
 /// # Safety
 /// The ISA of `V` is enabled in the caller.
 #[inline(always)]
-pub(crate) unsafe fn copy_valid<V: Utf8Vector>(src: &[u8], dst: &mut [u8]) -> (usize, usize) {
+pub(crate) unsafe fn copy_valid<V: Utf8Vector>(src: &[u8], dst: &mut OutBytes) -> (usize, usize) {
     let limit = src.len().min(dst.len());
     // SAFETY: ISA enabled per contract.
     let mut checker = unsafe { Checker::<V>::new() };
@@ -789,7 +790,7 @@ pub(crate) unsafe fn copy_valid<V: Utf8Vector>(src: &[u8], dst: &mut [u8]) -> (u
             // vector size: every store is in bounds of both slices; ISA enabled per contract.
             unsafe {
                 while copied < end {
-                    V::load(src.as_ptr().add(copied)).store(dst.as_mut_ptr().add(copied));
+                    V::load(src.as_ptr().add(copied)).store(dst.as_mut_ptr().cast::<u8>().add(copied));
                     copied += V::LANES;
                 }
             }
@@ -807,7 +808,8 @@ pub(crate) unsafe fn copy_valid<V: Utf8Vector>(src: &[u8], dst: &mut [u8]) -> (u
             unsafe {
                 let mut k = 0;
                 while k < BLOCK {
-                    V::load(src.as_ptr().add(copied + k)).store(dst.as_mut_ptr().add(copied + k));
+                    V::load(src.as_ptr().add(copied + k))
+                        .store(dst.as_mut_ptr().cast::<u8>().add(copied + k));
                     k += V::LANES;
                 }
             }

@@ -1,5 +1,6 @@
 //! `Level::Avx2` = avx2 + bmi1 + bmi2 + popcnt: 32-byte vectors.
 
+use crate::simd::OutBytes;
 use core::arch::x86_64::*;
 
 use super::super::generic;
@@ -86,9 +87,9 @@ impl Vector for __m256i {
 
 super::entry_points!("avx2,bmi1,bmi2,popcnt", __m256i, {
     ascii_prefix_len(src: &[u8]) -> usize = generic::ascii::prefix_len;
-    copy_ascii(src: &[u8], dst: &mut [u8]) -> usize = generic::ascii::copy;
+    copy_ascii(src: &[u8], dst: &mut OutBytes) -> usize = generic::ascii::copy;
     widen_ascii(src: &[u8], dst: &mut [u16]) -> usize = generic::ascii::widen;
-    narrow_ascii(src: &[u16], dst: &mut [u8]) -> usize = generic::ascii::narrow;
+    narrow_ascii(src: &[u16], dst: &mut OutBytes) -> usize = generic::ascii::narrow;
     utf16_bytes_to_utf16(src: &[u8], be: bool, dst: &mut [u16]) -> (usize, usize) = generic::utf16::bytes_to_utf16;
 });
 
@@ -184,7 +185,7 @@ impl generic::utf8::Utf8Vector for __m256i {
 
 super::entry_points!("avx2,bmi1,bmi2,popcnt", __m256i, {
     utf8_valid_up_to(src: &[u8]) -> usize = generic::utf8::valid_up_to;
-    utf8_copy_valid(src: &[u8], dst: &mut [u8]) -> (usize, usize) = generic::utf8::copy_valid;
+    utf8_copy_valid(src: &[u8], dst: &mut OutBytes) -> (usize, usize) = generic::utf8::copy_valid;
 });
 
 impl generic::single_byte::SingleByteVector for __m256i {
@@ -358,7 +359,7 @@ unsafe fn bytes_from(v: __m128i, s: usize) -> i32 {
 
 super::entry_points!("avx2,bmi1,bmi2,popcnt", __m256i, {
     single_byte_to_utf16(src: &[u8], table: &[u16; 128], dst: &mut [u16]) -> (usize, usize) = generic::single_byte::to_utf16;
-    single_byte_to_utf8(src: &[u8], table: &[u16; 128], dst: &mut [u8]) -> (usize, usize) = generic::single_byte::to_utf8;
+    single_byte_to_utf8(src: &[u8], table: &[u16; 128], dst: &mut OutBytes) -> (usize, usize) = generic::single_byte::to_utf8;
 });
 
 /// The transcoders shuffle 16 bytes at a time (see `generic::lane`); the ASCII runs and the
@@ -488,6 +489,6 @@ impl Lane for __m128i {
 
 super::entry_points!("avx2,bmi1,bmi2,popcnt", __m256i, {
     utf8_to_utf16(src: &[u8], dst: &mut [u16]) -> (usize, usize) = generic::utf8_to_utf16::utf8_to_utf16;
-    utf16_to_utf8(src: &[u16], dst: &mut [u8]) -> (usize, usize) = generic::utf16_to_utf8::utf16_to_utf8;
-    utf16_bytes_to_utf8(src: &[u8], be: bool, dst: &mut [u8]) -> (usize, usize) = generic::utf16_to_utf8::utf16_bytes_to_utf8;
+    utf16_to_utf8(src: &[u16], dst: &mut OutBytes) -> (usize, usize) = generic::utf16_to_utf8::utf16_to_utf8;
+    utf16_bytes_to_utf8(src: &[u8], be: bool, dst: &mut OutBytes) -> (usize, usize) = generic::utf16_to_utf8::utf16_bytes_to_utf8;
 });

@@ -32,7 +32,9 @@
 //! block before the scalar kernel takes over) it goes through a buffer and is copied
 //! exactly, so nothing after `written` changes.
 
+use crate::simd::OutBytes;
 use core::arch::x86_64::*;
+use core::mem::MaybeUninit;
 use core::ptr;
 
 use super::super::generic::rows::{Keep, compact_rows};
@@ -359,7 +361,7 @@ type ScalarPairs<T> = fn(&[u8], &PairTables, &mut [T], usize) -> (usize, usize);
 ///   `ROOM` units; with `true` it leaves at most 16 bytes after them changed, and it writes
 ///   16 bytes or more from the start of every block.
 #[inline(always)]
-unsafe fn pair_blocks<T: Copy + Default, const ROOM: usize>(
+unsafe fn pair_blocks<T: Copy, const ROOM: usize>(
     src: &[u8],
     tables: &PairTables,
     dst: &mut [T],
@@ -547,8 +549,9 @@ unsafe fn mixed_utf16(b: &Block, out: *mut u16) {
 }
 
 #[target_feature(enable = "avx2,bmi1,bmi2,popcnt")]
-pub(crate) fn pairs_to_utf8(src: &[u8], tables: &PairTables, dst: &mut [u8]) -> (usize, usize) {
-    let put = |b: &Block, out: *mut u8, whole: bool| {
+pub(crate) fn pairs_to_utf8(src: &[u8], tables: &PairTables, dst: &mut OutBytes) -> (usize, usize) {
+    let put = |b: &Block, out: *mut MaybeUninit<u8>, whole: bool| {
+        let out = out.cast::<u8>();
         // SAFETY: AVX2 etc. are enabled in the enclosing function; `out` has ROOM (64) bytes
         // of room (`pair_blocks`). ASCII: 32 bytes. Pairs: 16 bytes at 0, 12 and 24, then 8
         // at 36 and 40: 48 bytes exactly. Mixed: at most 64 bytes (`mixed_utf8`) with
@@ -581,7 +584,7 @@ pub(crate) fn pairs_to_utf8(src: &[u8], tables: &PairTables, dst: &mut [u8]) -> 
     // at most 16 bytes after them changed (a mixed block's last 16-byte store), and every
     // block starts with a store of 16 bytes or more.
     unsafe {
-        pair_blocks::<u8, 64>(
+        pair_blocks::<MaybeUninit<u8>, 64>(
             src,
             tables,
             dst,

@@ -1,6 +1,7 @@
 //! `Level::Avx512` = avx512f + avx512bw + avx512vl + avx512vbmi + avx512vbmi2 + bmi2:
 //! 64-byte vectors with mask registers.
 
+use crate::simd::OutBytes;
 use core::arch::x86_64::*;
 
 use super::super::generic;
@@ -72,9 +73,9 @@ impl Vector for __m512i {
 
 super::entry_points!("avx512f,avx512bw,avx512vl,avx512vbmi,avx512vbmi2,bmi2", __m512i, {
     ascii_prefix_len(src: &[u8]) -> usize = generic::ascii::prefix_len;
-    copy_ascii(src: &[u8], dst: &mut [u8]) -> usize = generic::ascii::copy;
+    copy_ascii(src: &[u8], dst: &mut OutBytes) -> usize = generic::ascii::copy;
     widen_ascii(src: &[u8], dst: &mut [u16]) -> usize = generic::ascii::widen;
-    narrow_ascii(src: &[u16], dst: &mut [u8]) -> usize = generic::ascii::narrow;
+    narrow_ascii(src: &[u16], dst: &mut OutBytes) -> usize = generic::ascii::narrow;
     utf16_bytes_to_utf16(src: &[u8], be: bool, dst: &mut [u16]) -> (usize, usize) = generic::utf16::bytes_to_utf16;
 });
 
@@ -279,7 +280,7 @@ const SHIFT_IN: [[u8; 64]; 3] = {
 
 super::entry_points!("avx512f,avx512bw,avx512vl,avx512vbmi,avx512vbmi2,bmi2", __m512i, {
     utf8_valid_up_to(src: &[u8]) -> usize = generic::utf8::valid_up_to;
-    utf8_copy_valid(src: &[u8], dst: &mut [u8]) -> (usize, usize) = generic::utf8::copy_valid;
+    utf8_copy_valid(src: &[u8], dst: &mut OutBytes) -> (usize, usize) = generic::utf8::copy_valid;
 });
 
 /// A single-byte table split into the low and high bytes of its 128 entries, each in two
@@ -448,7 +449,7 @@ fn single_byte_to_utf16(src: &[u8], table: &[u16; 128], dst: &mut [u16]) -> (usi
 ///
 /// `popcnt` is enabled besides the level's features: see `avx512_transcode`'s module docs.
 #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512vbmi,avx512vbmi2,bmi2,popcnt")]
-fn single_byte_to_utf8(src: &[u8], table: &[u16; 128], dst: &mut [u8]) -> (usize, usize) {
+fn single_byte_to_utf8(src: &[u8], table: &[u16; 128], dst: &mut OutBytes) -> (usize, usize) {
     let (mut r, mut w) = (0, 0);
     if !src.is_empty() {
         // SAFETY: AVX-512F/BW/VBMI are enabled on this function.

@@ -29,7 +29,9 @@
 //! Every check comes before any output of its block, and the scalar kernel decodes a
 //! stopped block character by character, so `(read, written)` equal the scalar kernel's.
 
+use crate::simd::OutBytes;
 use core::arch::x86_64::*;
+use core::mem::MaybeUninit;
 
 use super::super::scalar;
 use super::super::{EncodeTables, FOUR_BYTE_POINTERS, Lookup, PairTables};
@@ -529,14 +531,15 @@ const SHORT: usize = 32;
 const ASCII_SKIP: usize = 32;
 
 #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512vbmi,avx512vbmi2,bmi2,popcnt")]
-pub(crate) fn pairs_to_utf8(src: &[u8], tables: &PairTables, dst: &mut [u8]) -> (usize, usize) {
+pub(crate) fn pairs_to_utf8(src: &[u8], tables: &PairTables, dst: &mut OutBytes) -> (usize, usize) {
     // Each input byte writes its own output bytes, in order: an ASCII byte itself, a lead
     // the first byte of its character's UTF-8 (U+0080..=U+FFFF: two or three bytes), its
     // trail the others. So the block becomes two byte vectors, `first` (every byte's first
     // output byte) and `second` (a trail's third one, if any), which `expand` fills from the
     // leads' bytes in order; each half of the block interleaves them into 16-bit lanes and
     // compresses away the unused second bytes.
-    let put = |b: &Block, out: *mut u8| -> usize {
+    let put = |b: &Block, out: *mut MaybeUninit<u8>| -> usize {
+        let out = out.cast::<u8>();
         // SAFETY: AVX-512 and BMI2 are enabled in the enclosing function. The masked stores
         // write `popcnt(keep)` bytes at `out` per half, in order: 1 per kept ASCII byte and 2
         // or 3 per lead, `units_utf8` in all, within the block's 96 (`pair_blocks`).
@@ -605,7 +608,7 @@ pub(crate) fn pairs_to_utf8(src: &[u8], tables: &PairTables, dst: &mut [u8]) -> 
             n
         }
     };
-    let ascii = |v: __m512i, bytes: u64, out: *mut u8| {
+    let ascii = |v: __m512i, bytes: u64, out: *mut MaybeUninit<u8>| {
         // SAFETY: AVX-512 is enabled in the enclosing function; `out` has room for the 64
         // bytes (`pair_blocks`), of which those in `bytes` are written.
         unsafe { _mm512_mask_storeu_epi8(out.cast(), bytes, v) }
@@ -613,7 +616,7 @@ pub(crate) fn pairs_to_utf8(src: &[u8], tables: &PairTables, dst: &mut [u8]) -> 
     let tail = scalar::pairs_to_utf8_from::<0x80>;
     // SAFETY: AVX-512 is enabled on this function; a block writes `units_utf8` bytes, at
     // most 96 (32 pairs of 3, or 64 ASCII bytes), which is the ROOM given.
-    unsafe { pair_loop::<u8, 96>(src, tables, dst, tail, units_utf8, ascii, put) }
+    unsafe { pair_loop::<MaybeUninit<u8>, 96>(src, tables, dst, tail, units_utf8, ascii, put) }
 }
 
 #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512vbmi,avx512vbmi2,bmi2,popcnt")]
@@ -674,7 +677,7 @@ const UNITS_SHORT: usize = 8;
 /// byte lookup in registers) and a gather from the blocks; one or two bytes per unit,
 /// compressed into place. A block with a unit that is not plain goes to the scalar kernel.
 #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512vbmi,avx512vbmi2,bmi2,popcnt")]
-pub(crate) fn units_to_bytes(src: &[u16], tables: &EncodeTables, dst: &mut [u8]) -> (usize, usize) {
+pub(crate) fn units_to_bytes(src: &[u16], tables: &EncodeTables, dst: &mut OutBytes) -> (usize, usize) {
     if src.len() < UNITS_SHORT {
         // Too short to pay for loading the tables into registers.
         return scalar::units_to_bytes(src, tables, dst);

@@ -51,6 +51,7 @@
 //! reports `Avx512` only inside its `Avx2` branch, which requires popcnt, so every table that
 //! is handed out for this level runs on a CPU with popcnt (without it, counting mask bits is
 //! a dozen instructions).
+use crate::simd::OutBytes;
 use core::arch::x86_64::*;
 
 use super::super::generic::utf8::{BYTE_1_HIGH, BYTE_1_LOW, BYTE_2_HIGH, char_start};
@@ -976,7 +977,7 @@ unsafe fn one_or_three_to_utf8(c: __m512i, three: __mmask16, keep: __mmask16) ->
 /// # Safety
 /// AVX-512F, BW, VL, VBMI, VBMI2, BMI2 and POPCNT are enabled in the caller.
 #[inline(always)]
-unsafe fn utf16_to_utf8_loop<S: Utf16Source>(src: &S, dst: &mut [u8]) -> (usize, usize) {
+unsafe fn utf16_to_utf8_loop<S: Utf16Source>(src: &S, dst: &mut OutBytes) -> (usize, usize) {
     let len = src.units();
     let (mut r, mut w) = (0, 0);
     // SAFETY: AVX-512F per the contract.
@@ -1158,7 +1159,7 @@ unsafe fn utf16_to_utf8_loop<S: Utf16Source>(src: &S, dst: &mut [u8]) -> (usize,
 /// - AVX-512F and AVX-512BW are enabled in the caller.
 /// - `w + count <= dst.len()` and `count <= 64`.
 #[inline(always)]
-unsafe fn store_bytes(dst: &mut [u8], w: usize, bytes: __m512i, count: usize) {
+unsafe fn store_bytes(dst: &mut OutBytes, w: usize, bytes: __m512i, count: usize) {
     debug_assert!(w + count <= dst.len());
     // SAFETY: `w <= dst.len()`, and the masked store writes only `dst[w..w + count]`, in
     // bounds per the contract; the ISA per the contract.
@@ -1169,7 +1170,7 @@ unsafe fn store_bytes(dst: &mut [u8], w: usize, bytes: __m512i, count: usize) {
 /// the very end counts as unpaired) whose UTF-8 fits into `dst`: `(read, written)`, exactly
 /// as `scalar::utf16_to_utf8`.
 #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512vbmi,avx512vbmi2,bmi2,popcnt")]
-pub(crate) fn utf16_to_utf8(src: &[u16], dst: &mut [u8]) -> (usize, usize) {
+pub(crate) fn utf16_to_utf8(src: &[u16], dst: &mut OutBytes) -> (usize, usize) {
     // SAFETY: the features are enabled on this function.
     let (r, w) = unsafe { utf16_to_utf8_loop(&Units(src), dst) };
     let (read, written) = scalar::utf16_to_utf8(&src[r..], &mut dst[w..]);
@@ -1180,7 +1181,7 @@ pub(crate) fn utf16_to_utf8(src: &[u16], dst: &mut [u8]) -> (usize, usize) {
 /// surrogates and fit: `(bytes read, bytes written)`, exactly as
 /// `scalar::utf16_bytes_to_utf8`.
 #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512vbmi,avx512vbmi2,bmi2,popcnt")]
-pub(crate) fn utf16_bytes_to_utf8(src: &[u8], be: bool, dst: &mut [u8]) -> (usize, usize) {
+pub(crate) fn utf16_bytes_to_utf8(src: &[u8], be: bool, dst: &mut OutBytes) -> (usize, usize) {
     // SAFETY: the features are enabled on this function.
     let (r, w) = unsafe {
         if be {
@@ -1215,13 +1216,13 @@ mod tests {
     fn mine_16_8(s: &[u16], d: &mut [u8]) -> (usize, usize) {
         assert!(supported());
         // SAFETY: as in `mine_8_16`.
-        unsafe { utf16_to_utf8(s, d) }
+        unsafe { utf16_to_utf8(s, crate::simd::as_out(d)) }
     }
 
     fn mine_bytes_8(s: &[u8], be: bool, d: &mut [u8]) -> (usize, usize) {
         assert!(supported());
         // SAFETY: as in `mine_8_16`.
-        unsafe { utf16_bytes_to_utf8(s, be, d) }
+        unsafe { utf16_bytes_to_utf8(s, be, crate::simd::as_out(d)) }
     }
 
     /// Elements of guard on each side of the output.
@@ -1284,18 +1285,13 @@ mod tests {
             src.iter().flat_map(|u| u.to_be_bytes()).collect(),
         ];
         for cap in caps {
-            same(
-                "utf16_to_utf8",
-                src,
-                cap,
-                align,
-                0xA5u8,
-                mine_16_8,
-                scalar::utf16_to_utf8,
-            );
+            same("utf16_to_utf8", src, cap, align, 0xA5u8, mine_16_8, |s, d| {
+                scalar::utf16_to_utf8(s, crate::simd::as_out(d))
+            });
             for (be, b) in [false, true].into_iter().zip(&bytes) {
                 let mine = |s: &[u8], d: &mut [u8]| mine_bytes_8(s, be, d);
-                let reference = |s: &[u8], d: &mut [u8]| scalar::utf16_bytes_to_utf8(s, be, d);
+                let reference =
+                    |s: &[u8], d: &mut [u8]| scalar::utf16_bytes_to_utf8(s, be, crate::simd::as_out(d));
                 // Odd lengths: a trailing half unit.
                 let odd = align.is_multiple_of(3) && !b.is_empty();
                 let s = if odd { &b[..b.len() - 1] } else { &b[..] };
@@ -1310,7 +1306,7 @@ mod tests {
     }
 
     fn need_16_8(input: &[u16]) -> usize {
-        scalar::utf16_to_utf8(input, &mut vec![0; 3 * input.len() + 1]).1
+        scalar::utf16_to_utf8(input, crate::simd::as_out(&mut vec![0; 3 * input.len() + 1])).1
     }
 
     fn utf8_bases() -> Vec<Vec<u8>> {
@@ -1723,7 +1719,10 @@ mod tests {
                         black_box(mine_16_8(black_box(units), &mut d8a));
                     },
                     &mut || {
-                        black_box(scalar::utf16_to_utf8(black_box(units), &mut d8b));
+                        black_box(scalar::utf16_to_utf8(
+                            black_box(units),
+                            crate::simd::as_out(&mut d8b),
+                        ));
                     },
                 ],
             );

@@ -11,6 +11,7 @@
 //! U+0080..U+07FF could be done with shifts alone, but runs like that are short in real text
 //! (words are separated by ASCII spaces), so it is not.
 
+use crate::simd::OutBytes;
 use core::arch::x86_64::*;
 
 use super::super::generic;
@@ -83,11 +84,11 @@ impl Vector for __m128i {
 
 super::entry_points!("sse2", __m128i, {
     ascii_prefix_len(src: &[u8]) -> usize = generic::ascii::prefix_len;
-    copy_ascii(src: &[u8], dst: &mut [u8]) -> usize = generic::ascii::copy;
+    copy_ascii(src: &[u8], dst: &mut OutBytes) -> usize = generic::ascii::copy;
     widen_ascii(src: &[u8], dst: &mut [u16]) -> usize = generic::ascii::widen;
-    narrow_ascii(src: &[u16], dst: &mut [u8]) -> usize = generic::ascii::narrow;
+    narrow_ascii(src: &[u16], dst: &mut OutBytes) -> usize = generic::ascii::narrow;
     utf16_bytes_to_utf16(src: &[u8], be: bool, dst: &mut [u16]) -> (usize, usize) = generic::utf16::bytes_to_utf16;
-    utf16_to_utf8(src: &[u16], dst: &mut [u8]) -> (usize, usize) = generic::utf16_to_utf8::utf16_to_utf8_ascii_runs;
+    utf16_to_utf8(src: &[u16], dst: &mut OutBytes) -> (usize, usize) = generic::utf16_to_utf8::utf16_to_utf8_ascii_runs;
 });
 
 // Single-byte decode: no SSE2 kernel, on purpose; `single_byte_to_utf16/utf8` are the
