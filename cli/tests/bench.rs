@@ -81,6 +81,7 @@ fn list_names_the_whole_suite() {
         "cjk-encode/",
         "small16/",
         "small64/",
+        "api/",
     ] {
         assert!(
             names.iter().any(|n| n.starts_with(prefix)),
@@ -100,6 +101,55 @@ fn list_names_the_whole_suite() {
     unique.sort();
     unique.dedup();
     assert_eq!(unique.len(), names.len(), "duplicate workload names");
+}
+
+/// The `api` group measures each public entry point, and the slice calls beside them.
+#[test]
+fn api_group_names_every_entry_point() {
+    let names = workload_names(&["api/"]);
+    for call in [
+        "decode",
+        "decode_nobom",
+        "decode_bom_removal",
+        "decode_nobom_norepl",
+        "decode_to_string",
+        "decode_to_string_norepl",
+        "decode_to_str",
+        "TextDecoder",
+        "DecodeReader",
+        "slice-decode_to_utf8",
+        "encode",
+        "encode_to_vec",
+        "encode_to_vec_norepl",
+        "TextEncoder",
+        "slice-encode_from_utf8",
+    ] {
+        let prefix = format!("api/{call}/");
+        assert!(
+            names.iter().any(|n| n.starts_with(&prefix)),
+            "no {prefix} workload in {names:?}"
+        );
+    }
+    // Every call measured through the slice API is measured there on the same inputs.
+    for name in &names {
+        let Some((call, case)) = name["api/".len()..].split_once('/') else {
+            panic!("{name}: not api/<call>/<case>");
+        };
+        let slice = if call.starts_with("decode") {
+            "slice-decode_to_utf8"
+        } else if call.starts_with("encode") {
+            "slice-encode_from_utf8"
+        } else {
+            continue;
+        };
+        let baseline = format!("api/{slice}/{case}");
+        assert!(names.contains(&baseline), "{name} has no {baseline}");
+    }
+    assert!(
+        workload_names(&["api/decode/"])
+            .iter()
+            .all(|n| n.starts_with("api/decode/"))
+    );
 }
 
 #[test]

@@ -4,10 +4,12 @@
 //! across runs and charted as SVG.
 //!
 //! Module map: `corpus` (the embedded texts and the inputs made from them), `suite` (the
-//! named workloads), `peers` (the same workloads done by other crates), `timer` (the
+//! named workloads), `api` (the `api` group: the public entry points users call, beside the
+//! slice calls they are built on), `peers` (the same workloads done by other crates), `timer` (the
 //! calibrated loop), `machine` (CPU, flags, compiler, date), `report` (the run as data and as
 //! a table), `compare` (two runs side by side), `svg` (charts).
 
+mod api;
 mod compare;
 mod corpus;
 mod machine;
@@ -35,13 +37,15 @@ use timer::{Clock, Timing};
 /// Shown by `simdenc bench --help`.
 pub const BENCH_HELP: &str = "\
 With no options, runs the whole suite (UTF-8 validation, UTF-8 <-> UTF-16, UTF-16 decode,
-single-byte and CJK decode and encode per language, 16- and 64-byte inputs) on the corpus
+single-byte and CJK decode and encode per language, 16- and 64-byte inputs, and the public
+entry points users call under api/: Encoding::decode and encode, decode_to_string, TextDecoder,
+DecodeReader... beside the slice calls) on the corpus
 embedded in the binary, at every SIMD level this CPU supports, and prints MB/s of input per
 level, the best level's ratio to scalar and, in a build with `--features peers`, encoding_rs,
 simdutf8 and std with simdenc's best / encoding_rs. Each figure is the best of several timed
 batches (--batches) of at least --time ms each, after calibration, timed with the thread's
-CPU time (--clock wall for wall time). A default run takes under a minute; build with
---release, or the figures mean nothing.
+CPU time (--clock wall for wall time). A default run takes about a minute and a half; build
+with --release, or the figures mean nothing.
 
 --compare A.json B.json prints two saved runs side by side (best MB/s of each, B/A, and B/A
 per level and peer both have) and writes an SVG chart: to --svg FILE, or by default next to
@@ -50,6 +54,7 @@ B.json as A-vs-B.svg. --svg FILE on a measured run (or with --show FILE.json) ch
 Examples:
   cargo run --release -p simdenc-cli --features peers -- bench --json bench-$(hostname).json
   simdenc bench --filter utf8 --level scalar,avx2
+  simdenc bench --filter api/                   # the public entry points only
   simdenc bench --quick                         # seconds: checks that everything runs
   simdenc bench --format markdown --json run.json --svg run.svg
   simdenc bench --compare laptop.json server.json --svg laptop-vs-server.svg

@@ -1,7 +1,8 @@
 //! The peers measured beside simdenc when the binary is built with `--features peers`:
-//! encoding_rs for every workload (same API, so the same runners), simdutf8 for UTF-8
-//! validation, and the standard library where it has an equivalent (UTF-8 validation,
-//! UTF-8 → UTF-8 as validate-then-copy, UTF-8 ↔ UTF-16).
+//! encoding_rs for every workload (same API, so the same runners; in the `api` group, its
+//! nearest call for `TextDecoder` and `TextEncoder`, which it does not have, and none for
+//! `DecodeReader`), simdutf8 for UTF-8 validation, and the standard library where it has an
+//! equivalent (UTF-8 validation, UTF-8 → UTF-8 as validate-then-copy, UTF-8 ↔ UTF-16).
 //!
 //! encoding_rs is used as a user gets it from crates.io: its `simd-accel` feature needs a
 //! nightly compiler, so its SIMD paths are the SSE2 ones it has on x86_64 by default.
@@ -9,6 +10,7 @@
 use std::hint::black_box;
 use std::rc::Rc;
 
+use super::api::{DecodeCall, EncodeCall, api_decode, api_encode};
 use super::corpus::{Pieces, TextPieces, UnitPieces};
 use super::suite::{
     Outcome, Peer, Runner, Work, decode_to_utf8, decode_to_utf16, encode_from_utf8, encode_utf16_to_utf8,
@@ -116,6 +118,21 @@ pub fn runners(work: &Work) -> Vec<(Peer, Runner)> {
         Work::SmallEncodeFromUtf16(enc, input) => {
             peers.push((Peer::EncodingRs, small_encode_from_utf16!(theirs(enc), input)));
         }
+        Work::ApiDecode(call, enc, input) => {
+            let runner = match call {
+                DecodeCall::TextDecoder => Some(text_decoder(theirs(enc), input)),
+                DecodeCall::DecodeReader => None,
+                _ => api_decode!(*call, theirs(enc), input),
+            };
+            peers.extend(runner.map(|r| (Peer::EncodingRs, r)));
+        }
+        Work::ApiEncode(call, enc, input) => {
+            let runner = match call {
+                EncodeCall::TextEncoder => text_encoder(input),
+                _ => api_encode!(*call, theirs(enc), input).expect("encoding_rs has the call"),
+            };
+            peers.push((Peer::EncodingRs, runner));
+        }
     }
     peers
 }
@@ -187,6 +204,35 @@ fn std_utf16_to_utf8(input: &Rc<[u16]>) -> Runner {
             written += c.encode_utf8(&mut out[written..]).len();
         }
         black_box(&mut out);
+        Outcome {
+            read: input.len(),
+            written,
+        }
+    })
+}
+
+/// encoding_rs's nearest to `TextDecoder::new(label).decode(input, false)` (which it does not
+/// have): `decode_with_bom_removal` (the same BOM handling and replacement) into an owned
+/// `String`.
+fn text_decoder(enc: &'static encoding_rs::Encoding, input: &Rc<[u8]>) -> Runner {
+    let input = Rc::clone(input);
+    Box::new(move || {
+        let text: String = enc.decode_with_bom_removal(black_box(&input)).0.into_owned();
+        let written = black_box(text).len();
+        Outcome {
+            read: input.len(),
+            written,
+        }
+    })
+}
+
+/// encoding_rs's nearest to `TextEncoder::new().encode(input)` (which it does not have):
+/// `UTF_8.encode` (the text's own bytes, borrowed) into an owned `Vec`.
+fn text_encoder(input: &Rc<str>) -> Runner {
+    let input = Rc::clone(input);
+    Box::new(move || {
+        let bytes: Vec<u8> = encoding_rs::UTF_8.encode(black_box(&input)).0.into_owned();
+        let written = black_box(bytes).len();
         Outcome {
             read: input.len(),
             written,

@@ -4,17 +4,21 @@
 //!
 //! Every runner owns its input and a pre-allocated output buffer large enough for the whole
 //! output, so a measured call converts and does not allocate (the decoder or encoder itself
-//! lives on the stack). Decoders and encoders are created inside the call: they capture the
-//! active SIMD level when created, which is how the harness measures each level
-//! (`simdenc::cpu::force`), and it is what a caller with one buffer per request does.
+//! lives on the stack); the exceptions are in the `api` group (module `api`), whose calls that
+//! return a `Cow`, `String` or `Vec` allocate their output per call as users pay it. Decoders
+//! and encoders are created inside the call: they capture the active SIMD level when created,
+//! which is how the harness measures each level (`simdenc::cpu::force`), and it is what a
+//! caller with one buffer per request does.
 //!
-//! Workload names are `group/case` (`sb-decode/windows-1251/ru`); `--filter` matches them.
+//! Workload names are `group/case` (`sb-decode/windows-1251/ru`, `api/decode/UTF-8/ru`);
+//! `--filter` matches them.
 
 use std::hint::black_box;
 use std::rc::Rc;
 
 use simdenc::Encoding;
 
+use super::api::{self, DecodeCall, EncodeCall};
 use super::corpus::{self, LIPSUM, Pieces, TextPieces, UnitPieces};
 
 /// One call of a workload: converts the whole input once and says how much it read and wrote.
@@ -166,6 +170,10 @@ pub enum Work {
     SmallEncodeFromUtf8(&'static Encoding, Rc<TextPieces>),
     /// Encode many small UTF-16 inputs one by one, a fresh encoder for each.
     SmallEncodeFromUtf16(&'static Encoding, Rc<UnitPieces>),
+    /// A public decoding entry point (the `api` group) on bytes in an encoding.
+    ApiDecode(DecodeCall, &'static Encoding, Rc<[u8]>),
+    /// A public encoding entry point (the `api` group) on UTF-8 text.
+    ApiEncode(EncodeCall, &'static Encoding, Rc<str>),
 }
 
 impl Work {
@@ -181,8 +189,11 @@ impl Work {
     /// Input units one call consumes: bytes, or code units for UTF-16 input.
     pub fn input_units(&self) -> usize {
         match self {
-            Work::Validate(b) | Work::DecodeToUtf8(_, b) | Work::DecodeToUtf16(_, b) => b.len(),
-            Work::EncodeFromUtf8(_, s) => s.len(),
+            Work::Validate(b)
+            | Work::DecodeToUtf8(_, b)
+            | Work::DecodeToUtf16(_, b)
+            | Work::ApiDecode(_, _, b) => b.len(),
+            Work::EncodeFromUtf8(_, s) | Work::ApiEncode(_, _, s) => s.len(),
             Work::EncodeUtf16ToUtf8(units) => units.len(),
             Work::SmallValidate(p) | Work::SmallDecodeToUtf8(_, p) | Work::SmallDecodeToUtf16(_, p) => {
                 p.bytes.len()
@@ -208,14 +219,15 @@ pub struct Workload {
 }
 
 /// Collects the workloads whose names pass a filter; the others are named but not built.
-struct Builder<'a> {
+pub struct Builder<'a> {
     keep: &'a dyn Fn(&str) -> bool,
     names: Vec<(String, Group)>,
     workloads: Vec<Workload>,
 }
 
 impl Builder<'_> {
-    fn add(&mut self, group: Group, case: &str, make: impl FnOnce() -> Work) {
+    /// Names the workload `group.slug/case` and, if the filter keeps it, builds it.
+    pub fn add(&mut self, group: Group, case: &str, make: impl FnOnce() -> Work) {
         let name = format!("{}/{case}", group.slug);
         self.names.push((name.clone(), group));
         if (self.keep)(&name) {
@@ -346,6 +358,7 @@ pub fn build(keep: &dyn Fn(&str) -> bool) -> (Vec<(String, Group)>, Vec<Workload
             });
         }
     }
+    api::add(&mut b);
     (b.names, b.workloads)
 }
 
@@ -540,6 +553,8 @@ fn runner(work: &Work) -> Runner {
         Work::SmallDecodeToUtf16(enc, input) => small_decode_to_utf16!(*enc, input),
         Work::SmallEncodeFromUtf8(enc, input) => small_encode_from_utf8!(*enc, input),
         Work::SmallEncodeFromUtf16(enc, input) => small_encode_from_utf16!(*enc, input),
+        Work::ApiDecode(call, enc, input) => api::decode_runner(*call, enc, input),
+        Work::ApiEncode(call, enc, input) => api::encode_runner(*call, enc, input),
     }
 }
 

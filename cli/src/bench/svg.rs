@@ -76,6 +76,19 @@ fn color_of(implementation: &str) -> &'static str {
     }
 }
 
+/// The font size of a row's label: 12, or less for a label too long to fit left of the bars
+/// at 12 (the `api` group's, such as `decode_to_string_norepl/windows-1251/ru`), taking a
+/// character as 0.55 em wide.
+fn label_font_size(label: &str) -> String {
+    let room = LABEL_RIGHT - 16.0;
+    let size = (room / (0.55 * label.chars().count() as f64)).min(12.0);
+    if size >= 12.0 {
+        "12".to_owned()
+    } else {
+        format!("{:.1}", size.max(6.0))
+    }
+}
+
 /// Escapes text for XML.
 fn esc(s: &str) -> String {
     s.replace('&', "&amp;")
@@ -356,9 +369,10 @@ pub fn render(chart: &Chart) -> String {
             let height = (present.len().max(1) as f64) * PITCH;
             let _ = writeln!(
                 bars,
-                r#"<text x="{:.1}" y="{:.1}" font-size="12" text-anchor="end">{}</text>"#,
+                r#"<text x="{:.1}" y="{:.1}" font-size="{}" text-anchor="end">{}</text>"#,
                 LABEL_RIGHT,
                 y + height / 2.0 + 4.0,
+                label_font_size(&row.label),
                 esc(&row.label)
             );
             for (k, (i, v)) in present.iter().enumerate() {
