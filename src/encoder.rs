@@ -234,9 +234,7 @@ impl Encoder {
         last: bool,
     ) -> (CoderResult, usize, usize, bool) {
         let kernels = self.kernels;
-        self.replacing(src.len(), dst, last, |read| {
-            Utf8Source::new(&src[read..], kernels)
-        })
+        self.replacing(src.len(), dst, last, Utf8Source::new(src, kernels))
     }
 
     /// Encodes from UTF-16, writing `&#N;` for unmappable characters.
@@ -283,15 +281,11 @@ impl Encoder {
             }
             let kernels = self.kernels;
             let (result, read, written, had) =
-                self.replacing(src.len() - done, &mut dst[done..], last, |read| {
-                    Utf16Source::new(&src[done + read..], kernels)
-                });
+                self.replacing(src.len() - done, &mut dst[done..], last, Utf16Source::new(&src[done..], kernels));
             return (result, done + read, done + written, had);
         }
         let kernels = self.kernels;
-        self.replacing(src.len(), dst, last, |read| {
-            Utf16Source::new(&src[read..], kernels)
-        })
+        self.replacing(src.len(), dst, last, Utf16Source::new(src, kernels))
     }
 
     /// Encodes from UTF-8 into the spare capacity of a `Vec`, writing `&#N;` for unmappable
@@ -368,13 +362,12 @@ impl Encoder {
         src_len: usize,
         dst: &mut OutBytes,
         last: bool,
-        source: impl Fn(usize) -> S,
+        mut src: S,
     ) -> (CoderResult, usize, usize, bool) {
         if matches!(self.variant, VariantEncoder::Utf8(_)) {
             // Nothing is unmappable: no room held back, one pass (what the loop below does
             // then, without its set-up; 16-byte str -> UTF-8 encodes 14 -> 9.5 ns, ad-hoc
             // loop as in `run`).
-            let mut src = source(0);
             let mut out = ByteDest::new(dst);
             let status = match Self::run(&mut self.variant, &mut src, &mut out, last) {
                 EncoderResult::OutputFull => CoderResult::OutputFull,
@@ -391,12 +384,13 @@ impl Encoder {
             }
             return (CoderResult::OutputFull, 0, 0, false);
         };
-        let (mut read, mut written, mut had_unmappables) = (0, 0, false);
+        let (mut written, mut had_unmappables) = (0, false);
+        // One source for the whole call: it keeps what it learnt of the text between the
+        // unmappable characters (`cursor::KERNEL_BACKOFF`).
         loop {
             let mut out = ByteDest::new(&mut dst[written..effective_len]);
-            let mut src = source(read);
             let result = Self::run(&mut self.variant, &mut src, &mut out, last);
-            read += src.read();
+            let read = src.read();
             written += out.written();
             match result {
                 EncoderResult::InputEmpty => {
