@@ -297,7 +297,8 @@ impl Decoder {
     }
 
     /// Decodes into a `&mut str`, without replacement. Bytes of `dst` past the returned
-    /// length are left as they were.
+    /// length are left as they were, except continuation bytes right after it, which become
+    /// 0 so that `dst` stays a `str` (as in encoding_rs).
     ///
     /// ```
     /// use simdenc::{DecoderResult, WINDOWS_1251};
@@ -322,7 +323,9 @@ impl Decoder {
         out
     }
 
-    /// Decodes into a `&mut str`, replacing malformed sequences with U+FFFD.
+    /// Decodes into a `&mut str`, replacing malformed sequences with U+FFFD. Bytes of `dst`
+    /// past the returned length are left as they were, except continuation bytes right after
+    /// it, which become 0 so that `dst` stays a `str` (as in encoding_rs).
     ///
     /// ```
     /// use simdenc::{CoderResult, GBK};

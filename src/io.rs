@@ -678,8 +678,13 @@ fn coder_to_decoder(result: CoderResult) -> DecoderResult {
 /// ```
 pub struct DecodeReader<R> {
     source: DecodeSource<R>,
-    /// Decoded text; `output[out_pos..out_len]` is still to be read.
+    /// Decoded text; `output[out_pos..out_len]` is still to be read. Allocated at the first
+    /// call that needs it (`fill_buf`, `fill_str`, a `read` into fewer than 16 bytes), so
+    /// `read_to_string` and `read_to_end`, which decode into the caller's buffer, never
+    /// allocate and zero it.
     output: Box<str>,
+    /// The size of `output` once allocated.
+    output_size: usize,
     out_pos: usize,
     out_len: usize,
 }
@@ -733,7 +738,8 @@ impl<R: Read> DecodeReader<R> {
                 had_errors: false,
                 error: None,
             },
-            output: "\0".repeat(size).into_boxed_str(),
+            output: Box::default(),
+            output_size: size,
             out_pos: 0,
             out_len: 0,
         }
@@ -856,6 +862,9 @@ impl<R: Read> DecodeReader<R> {
         if self.out_pos == self.out_len {
             self.out_pos = 0;
             self.out_len = 0;
+            if self.output.is_empty() {
+                self.output = "\0".repeat(self.output_size).into_boxed_str();
+            }
             self.out_len = self.source.decode_into(Dst::Str(&mut self.output))?;
         }
         Ok(())

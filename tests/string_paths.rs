@@ -1066,11 +1066,9 @@ fn encode_to_vec_vs_slice(
             }
             set_spare(&mut v, room(mode, bound, grow, rng));
             let spare = v.capacity() - v.len();
-            // The replacing `_to_vec` uses at most `max_buffer_length_from_utf8_if_no_unmappables`
-            // of the spare capacity (encoding_rs uses all of it): with unmappable characters it
-            // can return OutputFull where a slice of the whole spare room would not. The other
-            // bounds are true bounds, and the slice gets all the spare room.
-            let used = if fatal { spare } else { spare.min(bound) };
+            // Both `_to_vec` calls use the whole spare capacity, as encoding_rs does (so that
+            // `&#N;` output does not end a call early): the slice gets all of it too.
+            let used = spare;
             let sentinel = if calls.is_multiple_of(2) { 0xA5 } else { 0x00 };
             buf.clear();
             buf.resize(used, sentinel);
