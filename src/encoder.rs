@@ -280,8 +280,12 @@ impl Encoder {
                 return (CoderResult::InputEmpty, done, done, false);
             }
             let kernels = self.kernels;
-            let (result, read, written, had) =
-                self.replacing(src.len() - done, &mut dst[done..], last, Utf16Source::new(&src[done..], kernels));
+            let (result, read, written, had) = self.replacing(
+                src.len() - done,
+                &mut dst[done..],
+                last,
+                Utf16Source::new(&src[done..], kernels),
+            );
             return (result, done + read, done + written, had);
         }
         let kernels = self.kernels;

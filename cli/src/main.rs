@@ -38,7 +38,7 @@ Examples:
   simdenc convert -f windows-1251 -t utf-8 --in-place *.txt
   simdenc validate -f shift_jis *.txt
   simdenc labels
-  simdenc bench                                           # MB/s per SIMD level, < 1 minute
+  simdenc bench                                           # MB/s per SIMD level, about 1.5 minutes
   simdenc bench --compare a.json b.json                   # two saved runs, with an SVG chart";
 
 /// Convert text between the encodings of the WHATWG Encoding Standard, exactly.

@@ -195,6 +195,9 @@ fn call(
                 (Status::from(r), read, had)
             };
             assert_eq!(text.capacity(), room, "decode_to_string reallocated");
+            // The `String` paths write spare capacity without validating it (the decoders'
+            // invariant: whole UTF-8 characters only); validated again here.
+            revalidate(&text, "decode_to_string");
             out.u8.extend_from_slice(text.as_bytes());
             (status, read, text.len(), had)
         }
@@ -351,8 +354,12 @@ fn check(data: &[u8]) {
     match bom {
         Bom::None => {
             let (text, had) = encoding.decode_without_bom_handling(bytes);
+            revalidate(&text, "decode_without_bom_handling");
             assert_eq!((&*text, had), (replaced.as_str(), had_errors), "{what}: one-shot");
             let strict = encoding.decode_without_bom_handling_and_without_replacement(bytes);
+            if let Some(text) = &strict {
+                revalidate(text, "decode_without_bom_handling_and_without_replacement");
+            }
             assert_eq!(
                 strict.as_deref(),
                 (!had_errors).then_some(replaced.as_str()),
@@ -370,6 +377,7 @@ fn check(data: &[u8]) {
         }
         Bom::Sniff => {
             let (text, used_by_decode, had) = encoding.decode(bytes);
+            revalidate(&text, "decode");
             assert_eq!(
                 (&*text, used_by_decode, had),
                 (replaced.as_str(), used, had_errors),
@@ -388,6 +396,7 @@ fn check(data: &[u8]) {
         }
         Bom::Remove => {
             let (text, had) = encoding.decode_with_bom_removal(bytes);
+            revalidate(&text, "decode_with_bom_removal");
             assert_eq!(
                 (&*text, had),
                 (replaced.as_str(), had_errors),
@@ -407,6 +416,12 @@ fn check(data: &[u8]) {
         ascii,
         "ascii_valid_up_to at {level}"
     );
+}
+
+/// Checks with `std` that what a `str`/`String`/`Cow` call produced is UTF-8: simdenc builds
+/// them without validating (`from_utf8_unchecked`, `set_len` over what the decoder wrote).
+fn revalidate(text: &str, call: &str) {
+    assert!(std::str::from_utf8(text.as_bytes()).is_ok(), "{call}: output is not UTF-8");
 }
 
 fuzz_target!(|data: &[u8]| check(data));

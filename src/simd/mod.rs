@@ -11,6 +11,13 @@
 //!    differential tests are exact.
 //! 4. Callers never turn a kernel's answer into `unreachable_unchecked` or unchecked indexing:
 //!    a wrong kernel must produce wrong output that a test catches, not undefined behaviour.
+//!    The one exception, made for the speed of the `String`/`str`/`Cow` entry points, is
+//!    UTF-8: what `utf8_valid_up_to` and `ascii_prefix_len` accept, and what the kernels and
+//!    codecs write into UTF-8 output, is trusted to be UTF-8 without a second validation
+//!    (`docs/decisions.md`, "UTF-8 output is not validated twice"). Debug builds (every test)
+//!    and the fuzz targets validate it again.
+//! 5. Byte output is [`OutBytes`] (`[MaybeUninit<u8>]`): kernels write it and never read it,
+//!    so it may be the uninitialised spare capacity of a `String` or `Vec`.
 //!
 //! [`Kernels`] is a table of function pointers, one table per instruction-set level; holding a
 //! `&'static Kernels` is the proof that the CPU supports its level. Decoders and encoders

@@ -1071,6 +1071,76 @@ fn utf8_validation_every_alignment() {
     }
 }
 
+/// Text whose 64-byte blocks are ASCII or not in every pattern the validator's steps of four
+/// blocks meet (an ASCII block among others, none for several steps in a row, then ASCII
+/// again), with each special sequence of `utf8_validation_every_alignment` at the boundaries
+/// of the blocks and at random places: validation and the UTF-8 copy at every level equal the
+/// scalar kernels, which equal std.
+#[test]
+fn utf8_validation_mixed_ascii_blocks() {
+    let specials: [&[u8]; 8] = [
+        b"\xE6\x97\xA5",
+        b"\xE6\x97",
+        b"\xC3",
+        b"\x80",
+        b"\xC1\xBF",
+        b"\xE0\x9F\xBF",
+        b"\xED\xA0\x80",
+        b"\xF4\x90\x80\x80",
+    ];
+    const BLOCKS: usize = 40;
+    let len = BLOCKS * 64;
+    let mut rng = Rng(0x5EED_B10C);
+    let s = scalar_table();
+    let patterns = if quick() { 6 } else { 60 };
+    let mut out = vec![0u8; len];
+    for _ in 0..patterns {
+        // Runs of ASCII and non-ASCII blocks, of 1 to 12 blocks each.
+        let mut text: Vec<u8> = (0..len).map(|i| b'a' + (i % 26) as u8).collect();
+        let mut block = 0;
+        let mut ascii = rng.below(2) == 0;
+        while block < BLOCKS {
+            let run = 1 + rng.below(12);
+            for b in block..(block + run).min(BLOCKS) {
+                if !ascii {
+                    // An "é" somewhere in the block (possibly across its end).
+                    let at = b * 64 + rng.below(63);
+                    text[at..at + 2].copy_from_slice("é".as_bytes());
+                }
+            }
+            block += run;
+            ascii = !ascii;
+        }
+        for boundary in (1..BLOCKS).step_by(stride()) {
+            for delta in [-4isize, -3, -2, -1, 0, 1, 2] {
+                let pos = (boundary * 64).wrapping_add_signed(delta);
+                for special in specials {
+                    let mut v = text.clone();
+                    let end = (pos + special.len()).min(len);
+                    v[pos..end].copy_from_slice(&special[..end - pos]);
+                    let expect = std::str::from_utf8(&v).map_or_else(|e| e.valid_up_to(), |_| len);
+                    assert_eq!(s.utf8_valid_up_to(&v), expect, "scalar at {pos} {special:02X?}");
+                    for k in levels() {
+                        assert_eq!(
+                            k.utf8_valid_up_to(&v),
+                            expect,
+                            "{:?} validation, special {special:02X?} at {pos}",
+                            k.level()
+                        );
+                        assert_eq!(
+                            k.utf8_copy_valid(&v, as_out(&mut out)),
+                            (expect, expect),
+                            "{:?} copy, special {special:02X?} at {pos}",
+                            k.level()
+                        );
+                        assert_eq!(&out[..expect], &v[..expect]);
+                    }
+                }
+            }
+        }
+    }
+}
+
 /// The upper-half tables of the 28 single-byte encodings and of x-user-defined (which shares
 /// the kernels).
 fn all_single_byte_tables() -> Vec<&'static [u16; 128]> {

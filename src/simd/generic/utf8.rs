@@ -295,6 +295,15 @@ const ASCII_FIRST: u8 = TOO_LONG;
 /// Bytes per block: one AVX-512 vector, two AVX2 vectors.
 pub(crate) const BLOCK: usize = 64;
 
+/// How many steps of four blocks without an ASCII block the validator still tests each block
+/// for ASCII after one with (German: a non-ASCII letter in most steps, not in most blocks,
+/// and now and then four blocks in a row). `simdenc bench --filter utf8-validate --filter
+/// api/decode/UTF --level avx2,avx512 --batches 5`: German Wikipedia text at AVX2 18.4 GB/s
+/// without the per-block test, 24.7 leaving it after one step without an ASCII block, 27.0
+/// never leaving it, which cost Russian, Chinese and emoji lipsum 3% at AVX2 and 18% at
+/// AVX-512 (one test per vector there).
+const MIXED_STEPS: u8 = 4;
+
 /// The validator's state between blocks.
 #[derive(Clone, Copy)]
 pub(crate) struct Checker<V> {
@@ -306,6 +315,10 @@ pub(crate) struct Checker<V> {
     prev_incomplete: V,
     /// Whether the last block checked was all ASCII (then `prev_incomplete` is zero).
     ascii: bool,
+    /// How many more steps of four blocks test each block for ASCII
+    /// ([`Checker::vectors_have_error`]): [`MIXED_STEPS`] after a step with an ASCII block,
+    /// one less after each step without.
+    mixed: u8,
     t1h: V,
     t1l: V,
     t2h: V,
@@ -323,6 +336,7 @@ impl<V: Utf8Vector> Checker<V> {
                 prev_first: V::splat(ASCII_FIRST),
                 prev_incomplete: V::splat(0),
                 ascii: false,
+                mixed: 0,
                 t1h: V::repeat16(&BYTE_1_HIGH),
                 t1l: V::repeat16(&BYTE_1_LOW),
                 t2h: V::repeat16(&BYTE_2_HIGH),
@@ -371,10 +385,15 @@ impl<V: Utf8Vector> Checker<V> {
         // SAFETY: `load` is called only with multiples of `V::LANES` below `BYTES`, per
         // contract; ISA enabled per contract.
         unsafe {
+            // A step of text that may be mostly ASCII (after a step with an ASCII block, or
+            // an ASCII vector) tests each block for ASCII and checks only the others, as
+            // simdutf8 does: German or markup with a non-ASCII letter in most steps but not in
+            // most blocks. Text in another script is checked whole, without the tests.
+            if STEP && (self.mixed > 0 || self.prev.high_mask() == 0) {
+                return self.mixed_step_has_error::<BYTES>(load);
+            }
             let mut any_high = V::splat(0);
-            // A step tests first for ASCII only where the text may be ASCII: after a vector
-            // that is (the full check handles ASCII too).
-            let test_ascii = !STEP || self.prev.high_mask() == 0;
+            let test_ascii = !STEP;
             let mut i = 0;
             while test_ascii && i < BYTES {
                 any_high = any_high.or(load(i));
@@ -396,6 +415,55 @@ impl<V: Utf8Vector> Checker<V> {
                 i += V::LANES;
             }
             self.prev_incomplete = self.prev.saturating_sub(V::incomplete_limits());
+            error.any()
+        }
+    }
+
+    /// [`Checker::vectors_have_error`] for a step that tests each block for ASCII: an ASCII
+    /// block only ends the character the block before it started (`prev_incomplete`), the
+    /// others are checked in full.
+    ///
+    /// # Safety
+    /// - The ISA is enabled in the caller.
+    /// - `load` may be called with the multiples of `V::LANES` below `BYTES`.
+    #[inline(always)]
+    unsafe fn mixed_step_has_error<const BYTES: usize>(&mut self, load: impl Fn(usize) -> V) -> bool {
+        // SAFETY: `load` is called only with multiples of `V::LANES` below `BYTES`, per
+        // contract; ISA enabled per contract.
+        unsafe {
+            let mut error = V::splat(0);
+            let mut ascii_blocks = 0;
+            let mut block = 0;
+            while block < BYTES {
+                let mut any_high = V::splat(0);
+                let mut i = block;
+                while i < block + BLOCK {
+                    any_high = any_high.or(load(i));
+                    i += V::LANES;
+                }
+                if any_high.high_mask() == 0 {
+                    error = error.or(self.prev_incomplete);
+                    self.prev = load(block + BLOCK - V::LANES);
+                    self.prev_first = V::splat(ASCII_FIRST);
+                    self.prev_incomplete = V::splat(0);
+                    ascii_blocks += 1;
+                    self.ascii = true;
+                } else {
+                    let mut i = block;
+                    while i < block + BLOCK {
+                        error = self.check::<true>(error, load(i));
+                        i += V::LANES;
+                    }
+                    self.prev_incomplete = self.prev.saturating_sub(V::incomplete_limits());
+                    self.ascii = false;
+                }
+                block += BLOCK;
+            }
+            self.mixed = if ascii_blocks > 0 {
+                MIXED_STEPS
+            } else {
+                self.mixed.saturating_sub(1)
+            };
             error.any()
         }
     }
