@@ -117,11 +117,13 @@ fn api_group_names_every_entry_point() {
         "decode_to_str",
         "TextDecoder",
         "DecodeReader",
+        "TextDecoderStream",
         "slice-decode_to_utf8",
         "encode",
         "encode_to_vec",
         "encode_to_vec_norepl",
         "TextEncoder",
+        "EncodeWriter",
         "slice-encode_from_utf8",
     ] {
         let prefix = format!("api/{call}/");

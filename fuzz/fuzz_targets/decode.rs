@@ -421,7 +421,10 @@ fn check(data: &[u8]) {
 /// Checks with `std` that what a `str`/`String`/`Cow` call produced is UTF-8: simdenc builds
 /// them without validating (`from_utf8_unchecked`, `set_len` over what the decoder wrote).
 fn revalidate(text: &str, call: &str) {
-    assert!(std::str::from_utf8(text.as_bytes()).is_ok(), "{call}: output is not UTF-8");
+    assert!(
+        std::str::from_utf8(text.as_bytes()).is_ok(),
+        "{call}: output is not UTF-8"
+    );
 }
 
 fuzz_target!(|data: &[u8]| check(data));

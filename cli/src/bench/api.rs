@@ -17,12 +17,14 @@
 //! | `decode_to_string_norepl` | as above, `decode_to_string_without_replacement` | reused, capacity `max_utf8_buffer_length_without_replacement` | the same calls |
 //! | `decode_to_str` | `new_decoder()`, `Decoder::decode_to_str` into a `String` of spaces | reused, `max_utf8_buffer_length` long | the same calls |
 //! | `TextDecoder` | `TextDecoder::new(label)`, `decode(input, false)` → `String` | fresh | none has it: `decode_with_bom_removal(input).0.into_owned()`, the same conversion (BOM removal, replacement) into an owned `String` |
-//! | `DecodeReader` | `io::DecodeReader::new(&input[..], encoding)`, `Read::read_to_string` (std's, which also checks the UTF-8) | reused `String`, cleared per call, capacity `max_utf8_buffer_length`; the reader's two 64 KiB buffers are allocated per call | none (encoding_rs_io is not a dependency) |
+//! | `DecodeReader` | `io::DecodeReader::new(&input[..], encoding)`, `Read::read_to_string` (which decodes into the `String`) | reused `String`, cleared per call, capacity `max_utf8_buffer_length`; the reader's 64 KiB input buffer is allocated per call | none (encoding_rs_io is not a dependency) |
+//! | `TextDecoderStream` | `TextDecoderStream::new(label)`, `transform` of each 16 KiB chunk, then `flush` → one `String` a chunk | fresh | none |
 //! | `slice-decode_to_utf8` | `new_decoder()`, `Decoder::decode_to_utf8` into a `&mut [u8]` | reused `Vec<u8>`, `max_utf8_buffer_length` long | the same calls |
 //! | `encode` | `Encoding::encode` | fresh (Cow: borrowed if all ASCII, else allocated and dropped) | the same call |
 //! | `encode_to_vec` | `new_encoder()`, `Encoder::encode_from_utf8_to_vec(input, out, true)` | reused `Vec<u8>`, cleared per call, capacity `max_buffer_length_from_utf8_if_no_unmappables` | the same calls |
 //! | `encode_to_vec_norepl` | as above, `encode_from_utf8_to_vec_without_replacement` | reused, capacity `max_buffer_length_from_utf8_without_replacement` | the same calls |
 //! | `TextEncoder` | `TextEncoder::new().encode(input)` → `Vec<u8>` | fresh | none has it: `UTF_8.encode(input).0.into_owned()`, the same bytes in a fresh `Vec` |
+//! | `EncodeWriter` | `io::EncodeWriter::new(out, encoding)`, `write_all(input)`, `finish()` | reused `Vec<u8>`, cleared per call; the writer's 64 KiB buffer allocated per call | none |
 //! | `slice-encode_from_utf8` | `new_encoder()`, `Encoder::encode_from_utf8` into a `&mut [u8]` | reused `Vec<u8>`, 4 bytes per input byte | the same calls |
 //!
 //! The calls that return a `Cow`, a `String` or a `Vec` allocate by design, so they get a
@@ -43,6 +45,7 @@
 
 use std::hint::black_box;
 use std::io::Read as _;
+use std::io::Write as _;
 use std::rc::Rc;
 
 use simdenc::Encoding;
@@ -80,6 +83,8 @@ pub enum DecodeCall {
     TextDecoder,
     /// `io::DecodeReader` with `read_to_string`.
     DecodeReader,
+    /// `text::TextDecoderStream`, 16 KiB chunks.
+    TextDecoderStream,
     /// `Decoder::decode_to_utf8`, the slice baseline.
     Slice,
 }
@@ -96,6 +101,7 @@ impl DecodeCall {
             DecodeCall::ToStr => "decode_to_str",
             DecodeCall::TextDecoder => "TextDecoder",
             DecodeCall::DecodeReader => "DecodeReader",
+            DecodeCall::TextDecoderStream => "TextDecoderStream",
             DecodeCall::Slice => "slice-decode_to_utf8",
         }
     }
@@ -112,6 +118,8 @@ pub enum EncodeCall {
     ToVecNoRepl,
     /// `text::TextEncoder::encode`.
     TextEncoder,
+    /// `io::EncodeWriter` with `write_all` and `finish`.
+    EncodeWriter,
     /// `Encoder::encode_from_utf8`, the slice baseline.
     Slice,
 }
@@ -123,10 +131,14 @@ impl EncodeCall {
             EncodeCall::ToVec => "encode_to_vec",
             EncodeCall::ToVecNoRepl => "encode_to_vec_norepl",
             EncodeCall::TextEncoder => "TextEncoder",
+            EncodeCall::EncodeWriter => "EncodeWriter",
             EncodeCall::Slice => "slice-encode_from_utf8",
         }
     }
 }
+
+/// The chunk size of the `TextDecoderStream` workloads: a network read's worth.
+const STREAM_CHUNK: usize = 16 * 1024;
 
 /// A decode input: `(encoding, text name, text)`; the input is the text in the encoding.
 type DecodeCase = (&'static Encoding, &'static str, fn() -> &'static str);
@@ -171,7 +183,7 @@ const ALL_DECODE: &[DecodeCase] = &[
 ];
 
 /// The decode workloads, in table order: each call with the inputs it is measured on.
-const DECODE_PLAN: [(DecodeCall, &[DecodeCase]); 10] = [
+const DECODE_PLAN: [(DecodeCall, &[DecodeCase]); 11] = [
     (DecodeCall::Decode, ALL_DECODE),
     (DecodeCall::DecodeNoBom, &[UTF8_RU, W1251_RU]),
     (DecodeCall::DecodeBomRemoval, &[UTF8_RU, W1251_RU]),
@@ -181,6 +193,7 @@ const DECODE_PLAN: [(DecodeCall, &[DecodeCase]); 10] = [
     (DecodeCall::ToStr, &[UTF8_RU, W1251_RU, SJIS_JA, GB18030_ZH_CN]),
     (DecodeCall::TextDecoder, &[UTF8_RU, UTF8_JA_HTML, W1251_RU]),
     (DecodeCall::DecodeReader, &[UTF8_RU, W1251_RU, SJIS_JA]),
+    (DecodeCall::TextDecoderStream, &[UTF8_RU, W1251_RU]),
     (DecodeCall::Slice, ALL_DECODE),
 ];
 
@@ -195,11 +208,12 @@ const ENC_UTF8_RU: EncodeCase = (simdenc::UTF_8, "ru", ru, false);
 const ENC_UTF8_JA_HTML: EncodeCase = (simdenc::UTF_8, "ja.html", ja_html, false);
 
 /// The encode workloads, in table order (after the decode ones).
-const ENCODE_PLAN: [(EncodeCall, &[EncodeCase]); 5] = [
+const ENCODE_PLAN: [(EncodeCall, &[EncodeCase]); 6] = [
     (EncodeCall::Encode, &[ENC_W1251_RU, ENC_W1251_JA, ENC_SJIS_JA]),
     (EncodeCall::ToVec, &[ENC_W1251_RU, ENC_SJIS_JA]),
     (EncodeCall::ToVecNoRepl, &[ENC_W1251_RU, ENC_SJIS_JA]),
     (EncodeCall::TextEncoder, &[ENC_UTF8_RU, ENC_UTF8_JA_HTML]),
+    (EncodeCall::EncodeWriter, &[ENC_W1251_RU, ENC_SJIS_JA]),
     (EncodeCall::Slice, &[ENC_W1251_RU, ENC_W1251_JA, ENC_SJIS_JA]),
 ];
 
@@ -334,7 +348,7 @@ macro_rules! api_decode {
                     Outcome { read, written }
                 }))
             }
-            DecodeCall::TextDecoder | DecodeCall::DecodeReader => None,
+            DecodeCall::TextDecoder | DecodeCall::DecodeReader | DecodeCall::TextDecoderStream => None,
         };
         runner
     }};
@@ -406,7 +420,7 @@ macro_rules! api_encode {
                     Outcome { read, written }
                 }))
             }
-            EncodeCall::TextEncoder => None,
+            EncodeCall::TextEncoder | EncodeCall::EncodeWriter => None,
         };
         runner
     }};
@@ -458,6 +472,26 @@ pub fn decode_runner(call: DecodeCall, enc: &'static Encoding, input: &Rc<[u8]>)
                 }
             })
         }
+        DecodeCall::TextDecoderStream => {
+            let input = Rc::clone(input);
+            let label = enc.name();
+            Box::new(move || {
+                let mut stream =
+                    simdenc::text::TextDecoderStream::new(label).expect("an encoding's name is a label");
+                let mut written = 0;
+                for chunk in black_box(&input).chunks(STREAM_CHUNK) {
+                    let text = stream
+                        .transform(chunk)
+                        .expect("a TextDecoderStream that is not fatal does not fail");
+                    written += black_box(text).len();
+                }
+                written += black_box(stream.flush().expect("not fatal")).len();
+                Outcome {
+                    read: input.len(),
+                    written,
+                }
+            })
+        }
         _ => api_decode!(call, enc, input).expect("a call encoding_rs has too"),
     }
 }
@@ -473,6 +507,21 @@ pub fn encode_runner(call: EncodeCall, enc: &'static Encoding, input: &Rc<str>) 
                 Outcome {
                     read: input.len(),
                     written,
+                }
+            })
+        }
+        EncodeCall::EncodeWriter => {
+            let input = Rc::clone(input);
+            let mut out = Vec::with_capacity(4 * input.len());
+            Box::new(move || {
+                out.clear();
+                let mut writer = simdenc::io::EncodeWriter::new(core::mem::take(&mut out), enc);
+                let ok = writer.write_all(black_box(input.as_bytes())).is_ok();
+                let result = writer.finish();
+                out = black_box(result.unwrap_or_default());
+                Outcome {
+                    read: if ok { input.len() } else { 0 },
+                    written: out.len(),
                 }
             })
         }
