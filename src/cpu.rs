@@ -15,6 +15,18 @@
 //! AVX-512 requires VBMI and VBMI2 as simdutf8 does: CPUs that have them (Ice Lake and later,
 //! Zen 4 and later) also run 512-bit code without the frequency penalty of the first ones.
 //!
+//! # Without the `std` feature
+//!
+//! Run-time detection (`is_x86_feature_detected!`) is part of the standard library, so a
+//! `no_std` build decides from the compile target alone: a level is supported when the
+//! crate is compiled with all of its features enabled (`cfg!(target_feature = ...)`). On
+//! x86_64 that is `Sse2` always, `Avx2` with e.g. `-C target-cpu=haswell` (or
+//! `-C target-feature=+avx2,+bmi1,+bmi2,+popcnt`) and `Avx512` with e.g.
+//! `-C target-cpu=icelake-server`; NEON on aarch64 as with `std`. This is sound by
+//! construction (the compiler may use those instructions anywhere in such a build already)
+//! and never picks a level the target does not promise, so a plain x86_64 `no_std` build runs
+//! the SSE2 kernels.
+//!
 //! ```
 //! use simdenc::cpu::{self, Level};
 //! let best = cpu::detected();
@@ -108,9 +120,35 @@ fn supported_mask() -> u8 {
     mask
 }
 
+/// The levels the compile target guarantees: those whose features are all enabled at compile
+/// time (`-C target-cpu`, `-C target-feature`). All that a build without `std` can know, and
+/// where run-time detection starts from.
 #[cfg(target_arch = "x86_64")]
-fn detect() -> u8 {
+const fn target_mask() -> u8 {
     let mut mask = 1 << Level::Scalar as u8 | 1 << Level::Sse2 as u8;
+    if cfg!(all(
+        target_feature = "avx2",
+        target_feature = "bmi1",
+        target_feature = "bmi2",
+        target_feature = "popcnt"
+    )) {
+        mask |= 1 << Level::Avx2 as u8;
+        if cfg!(all(
+            target_feature = "avx512f",
+            target_feature = "avx512bw",
+            target_feature = "avx512vl",
+            target_feature = "avx512vbmi",
+            target_feature = "avx512vbmi2"
+        )) {
+            mask |= 1 << Level::Avx512 as u8;
+        }
+    }
+    mask
+}
+
+#[cfg(all(target_arch = "x86_64", feature = "std"))]
+fn detect() -> u8 {
+    let mut mask = target_mask();
     if std::is_x86_feature_detected!("avx2")
         && std::is_x86_feature_detected!("bmi1")
         && std::is_x86_feature_detected!("bmi2")
@@ -127,6 +165,12 @@ fn detect() -> u8 {
         }
     }
     mask
+}
+
+/// Without `std`, from the compile target's features only (see the module's docs).
+#[cfg(all(target_arch = "x86_64", not(feature = "std")))]
+fn detect() -> u8 {
+    target_mask()
 }
 
 #[cfg(target_arch = "aarch64")]
@@ -176,17 +220,34 @@ pub fn active() -> Level {
     crate::simd::active().level()
 }
 
-/// The error of [`force`] and [`force_from_env`].
+/// The error of [`force`] and `force_from_env` (with the `std` feature).
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Unsupported(String);
+pub struct Unsupported(Reason);
+
+/// Why [`Unsupported`] (a type of its own so that `force` needs no allocation).
+#[derive(Debug, Clone, PartialEq, Eq)]
+enum Reason {
+    /// The CPU (or, without `std`, the compile target) lacks this level.
+    Level(Level),
+    /// `SIMDENC_LEVEL` has this value, which names no level.
+    #[cfg(feature = "std")]
+    EnvValue(String),
+}
 
 impl fmt::Display for Unsupported {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.0)
+        match &self.0 {
+            Reason::Level(level) => write!(f, "this CPU does not support the {level} level"),
+            #[cfg(feature = "std")]
+            Reason::EnvValue(value) => write!(
+                f,
+                "SIMDENC_LEVEL={value}: expected one of scalar, sse2, avx2, avx512, neon"
+            ),
+        }
     }
 }
 
-impl std::error::Error for Unsupported {}
+impl core::error::Error for Unsupported {}
 
 /// Makes `level` the active level for decoders and encoders created from now on (and for
 /// the one-shot functions). Refuses levels this CPU does not support. Meant for benchmarks
@@ -202,14 +263,13 @@ pub fn force(level: Level) -> Result<(), Unsupported> {
     if crate::simd::set_active(level) {
         Ok(())
     } else {
-        Err(Unsupported(format!(
-            "this CPU does not support the {level} level"
-        )))
+        Err(Unsupported(Reason::Level(level)))
     }
 }
 
 /// Honours the `SIMDENC_LEVEL` environment variable (`scalar`, `sse2`, `avx2`, `avx512`,
 /// `neon`): forces that level and returns it; `Ok(None)` if the variable is unset or empty.
+/// Requires the `std` feature.
 ///
 /// ```
 /// // With SIMDENC_LEVEL unset this does nothing.
@@ -217,6 +277,7 @@ pub fn force(level: Level) -> Result<(), Unsupported> {
 ///     assert_eq!(simdenc::cpu::force_from_env(), Ok(None));
 /// }
 /// ```
+#[cfg(feature = "std")]
 pub fn force_from_env() -> Result<Option<Level>, Unsupported> {
     let Some(value) = std::env::var_os("SIMDENC_LEVEL") else {
         return Ok(None);
@@ -225,11 +286,41 @@ pub fn force_from_env() -> Result<Option<Level>, Unsupported> {
     if value.trim().is_empty() {
         return Ok(None);
     }
-    let level = Level::from_name(&value).ok_or_else(|| {
-        Unsupported(format!(
-            "SIMDENC_LEVEL={value}: expected one of scalar, sse2, avx2, avx512, neon"
-        ))
-    })?;
+    let level = Level::from_name(&value).ok_or_else(|| Unsupported(Reason::EnvValue(value.into_owned())))?;
     force(level)?;
     Ok(Some(level))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// What the compile target guarantees (all a `no_std` build uses) the CPU has, and a
+    /// plain x86_64 target guarantees SSE2.
+    #[cfg(target_arch = "x86_64")]
+    #[test]
+    fn target_levels_are_detected_levels() {
+        assert_eq!(detect() & target_mask(), target_mask());
+        assert_ne!(target_mask() & 1 << Level::Sse2 as u8, 0);
+        assert_eq!(
+            target_mask() & 1 << Level::Avx2 as u8 != 0,
+            cfg!(all(
+                target_feature = "avx2",
+                target_feature = "bmi1",
+                target_feature = "bmi2",
+                target_feature = "popcnt"
+            ))
+        );
+    }
+
+    #[test]
+    fn unsupported_messages() {
+        let err = Unsupported(Reason::Level(Level::Avx512));
+        assert_eq!(err.to_string(), "this CPU does not support the avx512 level");
+        let err = Unsupported(Reason::EnvValue("mmx".into()));
+        assert_eq!(
+            err.to_string(),
+            "SIMDENC_LEVEL=mmx: expected one of scalar, sse2, avx2, avx512, neon"
+        );
+    }
 }

@@ -4,8 +4,15 @@
 //! This layer owns the byte order mark (sniffing, removal or none) and the replacement of
 //! malformed sequences; the state machines in `codecs/` own everything else.
 
+#[cfg(feature = "alloc")]
+use alloc::string::String;
+#[cfg(feature = "std")]
+use alloc::vec::Vec;
+use core::fmt;
+
 use crate::codecs::VariantDecoder;
 use crate::codecs::cursor::{Dest, Utf8Dest, Utf16Dest};
+#[cfg(feature = "std")]
 use crate::encoder::append_to_vec;
 use crate::encoding::Encoding;
 use crate::results::{CoderResult, DecoderResult, Status};
@@ -350,7 +357,8 @@ impl Decoder {
     }
 
     /// Decodes into the spare capacity of a `String`, without replacement: appends, never
-    /// reallocates. Returns the status and the number of bytes read.
+    /// reallocates. Returns the status and the number of bytes read. Requires the `alloc`
+    /// feature.
     ///
     /// ```
     /// use simdenc::{DecoderResult, UTF_8};
@@ -359,6 +367,7 @@ impl Decoder {
     /// let (result, read) = decoder.decode_to_string_without_replacement(b"\xEF\xBB\xBFok", &mut out, true);
     /// assert_eq!((result, read, out.as_str()), (DecoderResult::InputEmpty, 5, "ok"));
     /// ```
+    #[cfg(feature = "alloc")]
     pub fn decode_to_string_without_replacement(
         &mut self,
         src: &[u8],
@@ -376,7 +385,7 @@ impl Decoder {
 
     /// Decodes into the spare capacity of a `String`, replacing malformed sequences with
     /// U+FFFD: appends, never reallocates. Returns the status, bytes read, and whether an
-    /// error was replaced.
+    /// error was replaced. Requires the `alloc` feature.
     ///
     /// ```
     /// use simdenc::{CoderResult, ISO_2022_JP};
@@ -386,6 +395,7 @@ impl Decoder {
     /// assert_eq!((result, read, had_errors), (CoderResult::InputEmpty, 9, false));
     /// assert_eq!(out, "\u{3042}!");
     /// ```
+    #[cfg(feature = "alloc")]
     pub fn decode_to_string(
         &mut self,
         src: &[u8],
@@ -403,6 +413,7 @@ impl Decoder {
 
     /// [`Decoder::decode_to_string`] into the spare capacity of a `Vec<u8>` (for `io`'s
     /// `read_to_end`; encoding_rs has no such method).
+    #[cfg(feature = "std")]
     pub(crate) fn decode_to_vec(
         &mut self,
         src: &[u8],
@@ -420,6 +431,7 @@ impl Decoder {
 
     /// [`Decoder::decode_to_string_without_replacement`] into the spare capacity of a
     /// `Vec<u8>`.
+    #[cfg(feature = "std")]
     pub(crate) fn decode_to_vec_without_replacement(
         &mut self,
         src: &[u8],
@@ -569,6 +581,35 @@ impl Decoder {
     }
 }
 
+/// The encoding (which a BOM may still change while the decoder is at the start of the
+/// stream, as `life_cycle` says in encoding_rs); the rest of the state is not shown.
+///
+/// ```
+/// let decoder = simdenc::SHIFT_JIS.new_decoder();
+/// assert_eq!(
+///     format!("{decoder:?}"),
+///     r#"Decoder { encoding: Encoding { name: "Shift_JIS", .. }, bom: "sniffing", .. }"#
+/// );
+/// ```
+impl fmt::Debug for Decoder {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let bom = match self.start {
+            Start::Looking {
+                mode: BomMode::Sniff, ..
+            } => "sniffing",
+            Start::Looking {
+                mode: BomMode::Remove,
+                ..
+            } => "removing",
+            Start::Feeding { .. } | Start::Converting => "done",
+        };
+        f.debug_struct("Decoder")
+            .field("encoding", self.encoding)
+            .field("bom", &bom)
+            .finish_non_exhaustive()
+    }
+}
+
 /// BOM handling at construction.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum BomHandling {
@@ -586,6 +627,7 @@ pub(crate) enum BomHandling {
 /// validated characters or produces them from scalar values), and nothing is written past
 /// `written` that the new length covers. That invariant is checked on every output in
 /// debug builds (every test) and by the fuzz targets.
+#[cfg(feature = "alloc")]
 #[allow(unsafe_code)]
 fn append_to_string(dst: &mut String, f: impl FnOnce(&mut OutBytes) -> usize) {
     // SAFETY: the bytes are only appended to below, and only with what `f` wrote: whole

@@ -4,6 +4,10 @@
 //! The replacing variants implement the standard's "html" error mode: an unmappable
 //! character becomes `&#N;` (N in decimal), as HTML form submission requires.
 
+#[cfg(feature = "alloc")]
+use alloc::vec::Vec;
+use core::fmt;
+
 use crate::codecs::VariantEncoder;
 use crate::codecs::cursor::{ByteDest, SINGLE_BYTE_UNITS_MIN, Source, Utf8Source, Utf16Source};
 use crate::encoding::Encoding;
@@ -293,7 +297,7 @@ impl Encoder {
     }
 
     /// Encodes from UTF-8 into the spare capacity of a `Vec`, writing `&#N;` for unmappable
-    /// characters: appends, never reallocates.
+    /// characters: appends, never reallocates. Requires the `alloc` feature.
     ///
     /// ```
     /// use simdenc::{CoderResult, BIG5};
@@ -302,6 +306,7 @@ impl Encoder {
     /// let (result, read, _) = encoder.encode_from_utf8_to_vec("\u{4E2D}\u{6587}", &mut out, true);
     /// assert_eq!((result, read, out.as_slice()), (CoderResult::InputEmpty, 6, &b"\xA4\xA4\xA4\xE5"[..]));
     /// ```
+    #[cfg(feature = "alloc")]
     pub fn encode_from_utf8_to_vec(
         &mut self,
         src: &str,
@@ -319,6 +324,7 @@ impl Encoder {
 
     /// [`Encoder::encode_from_utf8_to_vec`] from UTF-16 (for `text`, whose UTF-16 encode
     /// writes a `Vec`; encoding_rs has no such method).
+    #[cfg(feature = "alloc")]
     pub(crate) fn encode_from_utf16_to_vec(
         &mut self,
         src: &[u16],
@@ -334,7 +340,8 @@ impl Encoder {
         out
     }
 
-    /// Encodes from UTF-8 into the spare capacity of a `Vec`, without replacement.
+    /// Encodes from UTF-8 into the spare capacity of a `Vec`, without replacement. Requires
+    /// the `alloc` feature.
     ///
     /// ```
     /// use simdenc::{EncoderResult, KOI8_R};
@@ -343,6 +350,7 @@ impl Encoder {
     /// let (result, read) = encoder.encode_from_utf8_to_vec_without_replacement("\u{41C}\u{3042}", &mut out, true);
     /// assert_eq!((result, read, out.as_slice()), (EncoderResult::Unmappable('\u{3042}'), 5, &b"\xED"[..]));
     /// ```
+    #[cfg(feature = "alloc")]
     pub fn encode_from_utf8_to_vec_without_replacement(
         &mut self,
         src: &str,
@@ -420,6 +428,23 @@ impl Encoder {
     }
 }
 
+/// The encoding, as in encoding_rs; the rest of the state is not shown.
+///
+/// ```
+/// let encoder = simdenc::UTF_16LE.new_encoder();
+/// assert_eq!(
+///     format!("{encoder:?}"),
+///     r#"Encoder { encoding: Encoding { name: "UTF-8", .. }, .. }"#
+/// );
+/// ```
+impl fmt::Debug for Encoder {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Encoder")
+            .field("encoding", self.encoding)
+            .finish_non_exhaustive()
+    }
+}
+
 /// Writes `&#N;` for `c` into `dst` (which has at least `NCR_EXTRA` bytes); returns its length.
 fn write_ncr(c: char, dst: &mut OutBytes) -> usize {
     let mut digits = [0u8; 7];
@@ -445,6 +470,7 @@ fn write_ncr(c: char, dst: &mut OutBytes) -> usize {
 /// Appends to `dst` through `f`, which writes bytes at the start of the spare capacity it is
 /// handed (uninitialised memory: nothing is zeroed first) and returns how many it wrote.
 /// Never reallocates. (The encoders' `Vec` output, and the decoders' for `io`.)
+#[cfg(feature = "alloc")]
 #[allow(unsafe_code)]
 pub(crate) fn append_to_vec(dst: &mut Vec<u8>, f: impl FnOnce(&mut OutBytes) -> usize) {
     let spare = dst.spare_capacity_mut();

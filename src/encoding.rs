@@ -43,7 +43,8 @@ pub(crate) enum Kind {
 /// assert_eq!(enc.name(), "windows-1252");
 /// ```
 pub struct Encoding {
-    name: &'static str,
+    /// Read by `serde_impls` too, whose `&self` is not `&'static self` as `name()` wants.
+    pub(crate) name: &'static str,
     index: u8,
     kind: Kind,
     labels: &'static [&'static str],
@@ -278,9 +279,16 @@ impl Hash for Encoding {
     }
 }
 
+/// As in encoding_rs 0.8.44: the name.
+///
+/// ```
+/// assert_eq!(format!("{:?}", simdenc::UTF_8), r#"Encoding { name: "UTF-8", .. }"#);
+/// ```
 impl fmt::Debug for Encoding {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "Encoding {{ {} }}", self.name)
+        f.debug_struct("Encoding")
+            .field("name", &self.name)
+            .finish_non_exhaustive()
     }
 }
 

@@ -14,7 +14,8 @@
 //! - the encoder's end-of-stream output (ISO-2022-JP's `ESC ( B`), written by
 //!   [`EncodeWriter::finish`] or, failing that, on drop.
 //!
-//! Depends on the public API only (`Decoder`, `Encoder`, `Encoding`); no `unsafe`.
+//! Depends on the public API only (`Decoder`, `Encoder`, `Encoding`); no `unsafe`. Requires
+//! the `std` feature (a default one).
 #![forbid(unsafe_code)]
 
 use std::fmt;

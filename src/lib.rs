@@ -17,11 +17,34 @@
 //! let text = spec::decode_bytes(b"\x93\xfa\x96\x7b", enc);
 //! assert_eq!(text, "日本");
 //! ```
+//!
+//! # Cargo features
+//!
+//! The features of encoding_rs 0.8.44 under the same names, so that
+//! `encoding_rs = { package = "simdenc", features = [...] }` works:
+//!
+//! - `std` (default; implies `alloc`): the [`io`] adapters, [`spec`],
+//!   [`cpu::force_from_env`], and run-time detection of the SIMD level. Without it the crate
+//!   is `#![no_std]` and uses the best level the compile target guarantees ([`cpu`]).
+//! - `alloc` (default through `std`): what allocates, as in encoding_rs —
+//!   [`Encoding::decode`] and the other `Cow` methods, [`Encoding::encode`],
+//!   [`Decoder::decode_to_string`], [`Encoder::encode_from_utf8_to_vec`] and their
+//!   variants — and the [`text`] module. Without it, the slice and `&mut str` API remains.
+//! - `serde`: `Serialize` and `Deserialize` for `&'static Encoding`, as in encoding_rs: the
+//!   [name](Encoding::name) out, any [label](Encoding::for_label) in.
+//! - `simd-accel`, `fast-legacy-encode`, `fast-hangul-encode`, `fast-hanja-encode`,
+//!   `fast-kanji-encode`, `fast-gb-hanzi-encode`, `fast-big5-hanzi-encode`,
+//!   `less-slow-kanji-encode`, `less-slow-gb-hanzi-encode`, `less-slow-big5-hanzi-encode`,
+//!   `any_all_workaround`, `rustversion`: accepted and without effect. The kernels are SIMD
+//!   at every level on stable Rust, and the encoders already look code points up in tables
+//!   (what the `fast-*` features add to encoding_rs).
+#![cfg_attr(not(feature = "std"), no_std)]
 #![deny(unsafe_code)]
 #![deny(unsafe_op_in_unsafe_fn)]
 #![warn(missing_docs)]
 #![warn(clippy::undocumented_unsafe_blocks, clippy::missing_safety_doc)]
 
+#[cfg(feature = "alloc")]
 extern crate alloc;
 
 mod codecs;
@@ -32,13 +55,18 @@ mod encoding;
 #[cfg(feature = "internals")]
 #[doc(hidden)]
 pub mod internals;
+#[cfg(feature = "std")]
 pub mod io;
 mod oneshot;
 mod results;
+#[cfg(feature = "serde")]
+mod serde_impls;
 #[allow(unsafe_code)]
 mod simd;
+#[cfg(feature = "std")]
 pub mod spec;
 mod tables;
+#[cfg(feature = "alloc")]
 pub mod text;
 
 pub use crate::decoder::Decoder;

@@ -1,15 +1,21 @@
 //! The `Encoding` methods that create decoders and encoders and convert whole buffers, as in
 //! encoding_rs 0.8. Input that needs no conversion (valid UTF-8 for UTF-8; ASCII for the
-//! ASCII-compatible encodings) is returned borrowed, without copying.
+//! ASCII-compatible encodings) is returned borrowed, without copying. The methods that
+//! return a `Cow` need the `alloc` feature, as in encoding_rs.
 
+#[cfg(feature = "alloc")]
 use alloc::borrow::Cow;
+#[cfg(feature = "alloc")]
 use alloc::string::String;
+#[cfg(feature = "alloc")]
 use alloc::vec::Vec;
 
 use crate::decoder::{BomHandling, Decoder};
 use crate::encoder::Encoder;
 use crate::encoding::Encoding;
+#[cfg(feature = "alloc")]
 use crate::results::{CoderResult, DecoderResult};
+#[cfg(feature = "alloc")]
 use crate::{ISO_2022_JP, UTF_8};
 
 impl Encoding {
@@ -75,6 +81,9 @@ impl Encoding {
     /// let (text, used, _) = simdenc::SHIFT_JIS.decode(b"\xFE\xFF\x00A");
     /// assert_eq!((&*text, used), ("A", simdenc::UTF_16BE));
     /// ```
+    ///
+    /// Requires the `alloc` feature.
+    #[cfg(feature = "alloc")]
     pub fn decode<'a>(&'static self, bytes: &'a [u8]) -> (Cow<'a, str>, &'static Encoding, bool) {
         let (encoding, without_bom) = match Encoding::for_bom(bytes) {
             Some((encoding, len)) => (encoding, &bytes[len..]),
@@ -90,6 +99,9 @@ impl Encoding {
     /// let (text, had_errors) = simdenc::UTF_16LE.decode_with_bom_removal(b"\xFF\xFEa\x00");
     /// assert_eq!((&*text, had_errors), ("a", false));
     /// ```
+    ///
+    /// Requires the `alloc` feature.
+    #[cfg(feature = "alloc")]
     pub fn decode_with_bom_removal<'a>(&'static self, bytes: &'a [u8]) -> (Cow<'a, str>, bool) {
         let bytes = match Encoding::for_bom(bytes) {
             Some((encoding, len)) if encoding == self => &bytes[len..],
@@ -104,6 +116,9 @@ impl Encoding {
     /// let (text, had_errors) = simdenc::UTF_8.decode_without_bom_handling(b"a\xC0b");
     /// assert_eq!((&*text, had_errors), ("a\u{FFFD}b", true));
     /// ```
+    ///
+    /// Requires the `alloc` feature.
+    #[cfg(feature = "alloc")]
     pub fn decode_without_bom_handling<'a>(&'static self, bytes: &'a [u8]) -> (Cow<'a, str>, bool) {
         let valid = self.unchanged_prefix_len(bytes);
         if valid == bytes.len() {
@@ -135,6 +150,9 @@ impl Encoding {
     /// assert_eq!(simdenc::EUC_KR.decode_without_bom_handling_and_without_replacement(b"\xC7\xD1").as_deref(), Some("\u{D55C}"));
     /// assert_eq!(simdenc::EUC_KR.decode_without_bom_handling_and_without_replacement(b"\xC7"), None);
     /// ```
+    ///
+    /// Requires the `alloc` feature.
+    #[cfg(feature = "alloc")]
     pub fn decode_without_bom_handling_and_without_replacement<'a>(
         &'static self,
         bytes: &'a [u8],
@@ -172,6 +190,9 @@ impl Encoding {
     /// let (bytes, used, _) = simdenc::UTF_16BE.encode("a");
     /// assert_eq!((&*bytes, used), (&b"a"[..], simdenc::UTF_8));
     /// ```
+    ///
+    /// Requires the `alloc` feature.
+    #[cfg(feature = "alloc")]
     pub fn encode<'a>(&'static self, string: &'a str) -> (Cow<'a, [u8]>, &'static Encoding, bool) {
         let output = self.output_encoding();
         let valid = if output == UTF_8 {
@@ -204,15 +225,12 @@ impl Encoding {
 
     /// How many bytes at the start of `bytes` decode to themselves as ASCII in a fresh decoder
     /// of this encoding (all valid UTF-8 for UTF-8).
+    #[cfg(feature = "alloc")]
     fn unchanged_prefix_len(&'static self, bytes: &[u8]) -> usize {
         if self == UTF_8 {
             Encoding::utf8_valid_up_to(bytes)
         } else if self == ISO_2022_JP {
-            let ascii = Encoding::ascii_valid_up_to(bytes);
-            bytes[..ascii]
-                .iter()
-                .position(|&b| matches!(b, 0x0E | 0x0F | 0x1B))
-                .unwrap_or(ascii)
+            Encoding::iso_2022_jp_ascii_valid_up_to(bytes)
         } else if self.is_ascii_compatible() {
             Encoding::ascii_valid_up_to(bytes)
         } else {
@@ -238,6 +256,41 @@ impl Encoding {
     pub fn ascii_valid_up_to(bytes: &[u8]) -> usize {
         crate::simd::active_ascii_prefix_len(bytes)
     }
+
+    /// The length of the longest prefix of `bytes` that ISO-2022-JP's decoder, in its
+    /// initial (ASCII) state, decodes to the same bytes as ASCII: ASCII without 0x0E, 0x0F and
+    /// 0x1B (ESC starts an escape sequence; SO and SI are errors in ISO-2022-JP). As in
+    /// encoding_rs; [`Encoding::decode`] borrows such input of ISO-2022-JP unchanged.
+    ///
+    /// ```
+    /// use simdenc::Encoding;
+    /// assert_eq!(Encoding::iso_2022_jp_ascii_valid_up_to(b"abc"), 3);
+    /// assert_eq!(Encoding::iso_2022_jp_ascii_valid_up_to(b"ab\x1b$B"), 2);
+    /// assert_eq!(Encoding::iso_2022_jp_ascii_valid_up_to(b"a\x0Eb"), 1);
+    /// assert_eq!(Encoding::iso_2022_jp_ascii_valid_up_to(b"ab\x80"), 2);
+    /// ```
+    pub fn iso_2022_jp_ascii_valid_up_to(bytes: &[u8]) -> usize {
+        /// SO, SI or ESC.
+        #[inline(always)]
+        fn shift(b: u8) -> bool {
+            b | 1 == 0x0F || b == 0x1B
+        }
+        // The ASCII kernel measures the run; the three control bytes are rare in real text,
+        // so the prefix is then checked for them 32 bytes at a time without an early exit in
+        // the chunk (which the compiler vectorises), and only the chunk with one is searched.
+        let ascii = &bytes[..Encoding::ascii_valid_up_to(bytes)];
+        let mut start = 0;
+        for chunk in ascii.chunks_exact(32) {
+            if chunk.iter().fold(false, |any, &b| any | shift(b)) {
+                break;
+            }
+            start += 32;
+        }
+        ascii[start..]
+            .iter()
+            .position(|&b| shift(b))
+            .map_or(ascii.len(), |i| start + i)
+    }
 }
 
 /// `bytes` as `&str`, without validating them again: callers pass only prefixes that
@@ -245,6 +298,7 @@ impl Encoding {
 /// (a second validation here made `UTF_8.decode` of valid text cost two passes: 582 against
 /// 13264 MB/s for encoding_rs, issue 17). Checked again in debug builds (every test) and by
 /// the fuzz targets.
+#[cfg(feature = "alloc")]
 #[allow(unsafe_code)]
 fn as_str(bytes: &[u8]) -> &str {
     debug_assert!(core::str::from_utf8(bytes).is_ok(), "checked prefix is not UTF-8");
@@ -252,4 +306,51 @@ fn as_str(bytes: &[u8]) -> &str {
     // kernels' contract is that they accept exactly valid UTF-8 (every level is tested
     // against the scalar kernel and against `std::str::from_utf8`).
     unsafe { core::str::from_utf8_unchecked(bytes) }
+}
+
+#[cfg(all(test, feature = "alloc"))]
+mod tests {
+    use crate::Encoding;
+
+    /// encoding_rs's definition, byte by byte.
+    fn iso_2022_jp_ascii_reference(bytes: &[u8]) -> usize {
+        bytes
+            .iter()
+            .position(|&b| b >= 0x80 || matches!(b, 0x0E | 0x0F | 0x1B))
+            .unwrap_or(bytes.len())
+    }
+
+    #[test]
+    fn iso_2022_jp_ascii_valid_up_to_every_stop_at_every_position() {
+        // Every byte that stops the prefix, and a few that do not, at every position of
+        // inputs around the kernels' blocks (up to 4 vectors of AVX-512) and the 32-byte
+        // chunks of the control-byte check, with the active level's ASCII kernel.
+        let stops = [0x0E, 0x0F, 0x1B, 0x80, 0xFF];
+        let goes_on = [0x00, 0x0D, 0x10, 0x1A, 0x1C, 0x7F];
+        for len in (0..=70).chain([127, 128, 129, 255, 256, 257]) {
+            let base: alloc::vec::Vec<u8> = (0..len).map(|i| b"ab\x01\x0D\x10\x7F"[i % 6]).collect();
+            assert_eq!(Encoding::iso_2022_jp_ascii_valid_up_to(&base), len);
+            for at in 0..len {
+                for b in stops.into_iter().chain(goes_on) {
+                    let mut input = base.clone();
+                    input[at] = b;
+                    // A second stop later must not matter.
+                    if at + 7 < len {
+                        input[at + 7] = 0x1B;
+                    }
+                    let got = Encoding::iso_2022_jp_ascii_valid_up_to(&input);
+                    assert_eq!(got, iso_2022_jp_ascii_reference(&input), "{len} {at} {b:#x}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn iso_2022_jp_ascii_prefix_is_what_decode_borrows() {
+        use alloc::borrow::Cow;
+        let (text, had_errors) = crate::ISO_2022_JP.decode_without_bom_handling(b"plain ascii\r\n");
+        assert!(matches!(text, Cow::Borrowed("plain ascii\r\n")) && !had_errors);
+        let (text, _) = crate::ISO_2022_JP.decode_without_bom_handling(b"a\x1b(Bb");
+        assert!(matches!(text, Cow::Owned(ref s) if s == "ab"));
+    }
 }

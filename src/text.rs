@@ -4,7 +4,7 @@
 //! are `String` (scalar values; the standard's `USVString`).
 //!
 //! Built on the engine's [`Decoder`] and [`Encoder`](crate::Encoder). No
-//! `unsafe` here.
+//! `unsafe` here. Requires the `alloc` feature (a default one, through `std`).
 #![forbid(unsafe_code)]
 
 use alloc::string::String;
@@ -29,7 +29,7 @@ impl fmt::Display for RangeError {
     }
 }
 
-impl std::error::Error for RangeError {}
+impl core::error::Error for RangeError {}
 
 /// The standard's `TypeError` from decoding in fatal mode: the input is malformed.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -41,7 +41,7 @@ impl fmt::Display for TypeError {
     }
 }
 
-impl std::error::Error for TypeError {}
+impl core::error::Error for TypeError {}
 
 /// `TextDecoderOptions`: `fatal` (error mode "fatal" instead of "replacement") and
 /// `ignoreBOM`.

@@ -33,10 +33,11 @@
 //!
 //! # Dependencies and invariants
 //!
-//! - `spec` depends on nothing but `std`, the [`Encoding`](crate::Encoding) statics (by name)
-//!   and the vendored data files, which [`index`] and [`get_an_encoding`] parse themselves. It
-//!   never uses the generated `crate::tables` nor [`Encoding::for_label`](crate::Encoding::for_label),
-//!   so that a generator bug cannot hide behind it. Nothing outside tests depends on `spec`.
+//! - `spec` depends on nothing but `std` (it requires the `std` feature, a default one), the
+//!   [`Encoding`](crate::Encoding) statics (by name) and the vendored data files, which
+//!   [`index`] and [`get_an_encoding`] parse themselves. It never uses the generated
+//!   `crate::tables` nor [`Encoding::for_label`](crate::Encoding::for_label), so that a
+//!   generator bug cannot hide behind it. Nothing outside tests depends on `spec`.
 //! - Decoder output items are `char`, so the standard's assertion that a decoder produces no
 //!   surrogates holds by construction (a handler computes a code point as `u32` and converts
 //!   it with a panic naming the step); encoder input items are `char`, so "process an item"'s
