@@ -77,6 +77,11 @@ impl EucKrDecoder {
                 if full {
                     return (Status::OUTPUT_FULL, read);
                 }
+                // A full output takes no more input: a byte that only starts a character
+                // (a lead) is left for the next call, as in encoding_rs.
+                if read < src.len() && !dst.room_for_ascii() {
+                    return (Status::OUTPUT_FULL, read);
+                }
             }
             let Some(&byte) = src.get(read) else {
                 break;

@@ -126,6 +126,11 @@ impl Gb18030Decoder {
         loop {
             if self.is_initial() {
                 read = decode_fast(src, read, dst);
+                // A full output takes no more input: a byte that only starts a character
+                // (a lead) is left for the next call, as in encoding_rs.
+                if read < src.len() && !dst.room_for_ascii() {
+                    return (Status::OUTPUT_FULL, read);
+                }
             }
             let (byte, from_pending) = match (self.pending.front(), src.get(read)) {
                 (Some(b), _) => (b, true),

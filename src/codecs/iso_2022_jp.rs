@@ -124,6 +124,17 @@ impl Iso2022JpDecoder {
                     if full {
                         return (Status::OUTPUT_FULL, read);
                     }
+                    // A full output takes no more input (a lead, an escape sequence: bytes
+                    // that write nothing yet), as in encoding_rs; mid-sequence states go on.
+                    if read < src.len()
+                        && !dst.room_for_ascii()
+                        && matches!(
+                            self.iso_2022_jp_decoder_state,
+                            State::Ascii | State::Roman | State::Katakana | State::LeadingByte
+                        )
+                    {
+                        return (Status::OUTPUT_FULL, read);
+                    }
                     match src.get(read) {
                         Some(&byte) => (byte, false),
                         None => break,
@@ -224,6 +235,11 @@ impl Iso2022JpDecoder {
             }
             if full {
                 return (read, true);
+            }
+            if !dst.room_for_ascii() {
+                // A full output takes no escape sequence either (the caller returns
+                // `OutputFull` with input left).
+                return (read, false);
             }
             // The standard's three steps for 0x1B (in any of the four output states), 0x24 or
             // 0x28 (escape start), and the last byte (escape) at once, where ISO-2022-JP output

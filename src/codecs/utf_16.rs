@@ -52,6 +52,11 @@ impl Utf16Decoder {
         loop {
             if self.is_initial() {
                 read += dst.utf16_bytes(&src[read..], self.is_utf_16be_decoder);
+                // A full output takes no more input: a byte that only starts a character
+                // (a lead) is left for the next call, as in encoding_rs.
+                if read < src.len() && !dst.room_for_ascii() {
+                    return (Status::OUTPUT_FULL, read);
+                }
             }
             let (byte, from_pending) = match (self.pending.front(), src.get(read)) {
                 (Some(b), _) => (b, true),

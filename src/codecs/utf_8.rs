@@ -55,6 +55,11 @@ impl Utf8Decoder {
         loop {
             if self.utf_8_bytes_needed == 0 {
                 read += dst.utf8_valid(&src[read..]);
+                // A full output takes no more input: a byte that only starts a character
+                // (a lead) is left for the next call, as in encoding_rs.
+                if read < src.len() && !dst.room_for_ascii() {
+                    return (Status::OUTPUT_FULL, read);
+                }
             }
             let Some(&byte) = src.get(read) else {
                 break;
