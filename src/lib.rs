@@ -10,6 +10,8 @@
 //!   transcribed literally over the standard's I/O queues, with its hooks. Slow and obviously
 //!   right: the reference every fast path is tested against, and public so that anyone can
 //!   test an implementation against it.
+//! - [`mem`]: encoding_rs's `mem` module, conversions between UTF-8, UTF-16 and Latin1 in
+//!   memory and checks for text that needs no bidi processing, at the kernels' speed.
 //!
 //! ```
 //! use simdenc::{spec, Encoding};
@@ -57,6 +59,7 @@ mod encoding;
 pub mod internals;
 #[cfg(feature = "std")]
 pub mod io;
+pub mod mem;
 mod oneshot;
 mod results;
 #[cfg(feature = "serde")]
