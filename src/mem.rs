@@ -48,10 +48,14 @@
 //!   documented) read each non-ASCII byte and the next as `(lead & 0x1F) << 6 | trail &
 //!   0x3F`, as encoding_rs's portable code does (not tested: both panic in tests).
 
+#[cfg(feature = "alloc")]
 use alloc::borrow::Cow;
+#[cfg(feature = "alloc")]
 use alloc::string::String;
+#[cfg(feature = "alloc")]
 use alloc::vec::Vec;
 
+#[cfg(feature = "alloc")]
 use crate::encoder::append_to_vec;
 use crate::simd::{self, Kernels, OutBytes, as_out, write_bytes};
 
@@ -1317,6 +1321,7 @@ pub fn convert_utf16_to_latin1_lossy(src: &[u16], dst: &mut [u8]) {
 /// assert!(matches!(simdenc::mem::decode_latin1(b"abc"), Cow::Borrowed("abc")));
 /// assert_eq!(simdenc::mem::decode_latin1(b"caf\xE9"), "café");
 /// ```
+#[cfg(feature = "alloc")]
 pub fn decode_latin1(bytes: &[u8]) -> Cow<'_, str> {
     let k = simd::active();
     let up_to = k.ascii_prefix_len(bytes);
@@ -1352,6 +1357,7 @@ pub fn decode_latin1(bytes: &[u8]) -> Cow<'_, str> {
 /// assert!(matches!(simdenc::mem::encode_latin1_lossy("abc"), Cow::Borrowed(b"abc")));
 /// assert_eq!(&*simdenc::mem::encode_latin1_lossy("café"), b"caf\xE9");
 /// ```
+#[cfg(feature = "alloc")]
 pub fn encode_latin1_lossy(string: &str) -> Cow<'_, [u8]> {
     let bytes = string.as_bytes();
     let k = simd::active();
@@ -1370,6 +1376,7 @@ pub fn encode_latin1_lossy(string: &str) -> Cow<'_, [u8]> {
 /// `bytes`, which the ASCII kernel accepted, as a `str` without a second validation
 /// (checked again in debug builds, as `oneshot::as_str` does).
 #[allow(unsafe_code)]
+#[cfg(feature = "alloc")]
 fn trusted_str(bytes: &[u8]) -> &str {
     debug_assert!(core::str::from_utf8(bytes).is_ok(), "ASCII prefix is not UTF-8");
     // SAFETY: ASCII is UTF-8, and the kernels accept exactly ASCII (contract point 4 of
@@ -1379,6 +1386,7 @@ fn trusted_str(bytes: &[u8]) -> &str {
 
 /// `bytes`, ASCII followed by what `latin1_to_utf8` wrote, as a `String` without a second
 /// validation (checked again in debug builds).
+#[cfg(feature = "alloc")]
 #[allow(unsafe_code)]
 fn trusted_string(bytes: Vec<u8>) -> String {
     debug_assert!(core::str::from_utf8(&bytes).is_ok(), "Latin1 decode is not UTF-8");
