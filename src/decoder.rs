@@ -122,16 +122,23 @@ impl Decoder {
         }
     }
 
-    /// While the encoding may still change (BOM sniffing), bounds must hold for every family;
-    /// the generic bound of `VariantDecoder` does, with the held bytes added to the input.
-    fn at_start_bound(&self) -> bool {
-        matches!(
+    /// `bound` of the state machine for `n` bytes (the held ones included); while a BOM may
+    /// still switch the decoder to UTF-8 or UTF-16 (BOM sniffing, at the start), the largest
+    /// of the three decoders' bounds (held bytes that are no BOM go to this encoding's).
+    fn bound(&self, n: usize, bound: fn(&VariantDecoder, usize) -> Option<usize>) -> Option<usize> {
+        let own = bound(&self.variant, n)?;
+        if !matches!(
             self.start,
             Start::Looking {
                 mode: BomMode::Sniff,
                 ..
             }
-        )
+        ) {
+            return Some(own);
+        }
+        let utf8 = bound(&VariantDecoder::new(UTF_8), n)?;
+        let utf16 = bound(&VariantDecoder::new(UTF_16LE), n)?;
+        Some(own.max(utf8).max(utf16))
     }
 
     /// The UTF-8 buffer size that guarantees `decode_to_utf8` / `decode_to_str` do not return
@@ -144,10 +151,7 @@ impl Decoder {
     /// ```
     pub fn max_utf8_buffer_length(&self, byte_length: usize) -> Option<usize> {
         let n = byte_length.checked_add(self.start_held())?;
-        if self.at_start_bound() {
-            return n.checked_add(2)?.checked_mul(3);
-        }
-        self.variant.max_utf8_buffer_length(n)
+        self.bound(n, VariantDecoder::max_utf8_buffer_length)
     }
 
     /// As [`Decoder::max_utf8_buffer_length`], for the `*_without_replacement` variants.
@@ -158,10 +162,7 @@ impl Decoder {
     /// ```
     pub fn max_utf8_buffer_length_without_replacement(&self, byte_length: usize) -> Option<usize> {
         let n = byte_length.checked_add(self.start_held())?;
-        if self.at_start_bound() {
-            return n.checked_add(2)?.checked_mul(3);
-        }
-        self.variant.max_utf8_buffer_length_without_replacement(n)
+        self.bound(n, VariantDecoder::max_utf8_buffer_length_without_replacement)
     }
 
     /// The UTF-16 buffer size that guarantees `decode_to_utf16*` do not return `OutputFull`
@@ -173,10 +174,7 @@ impl Decoder {
     /// ```
     pub fn max_utf16_buffer_length(&self, byte_length: usize) -> Option<usize> {
         let n = byte_length.checked_add(self.start_held())?;
-        if self.at_start_bound() {
-            return n.checked_add(2);
-        }
-        self.variant.max_utf16_buffer_length(n)
+        self.bound(n, VariantDecoder::max_utf16_buffer_length)
     }
 
     /// How many bytes at the start of `bytes` would decode to the code points of the same

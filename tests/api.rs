@@ -347,3 +347,130 @@ fn utf8_and_ascii_valid_up_to_agree_with_std() {
         );
     }
 }
+
+/// The bounds are as tight as encoding_rs's and still hold on the worst text for each: every
+/// encoder, from each state a first call can leave, on texts that alternate the costliest
+/// characters (ISO-2022-JP: jis0208 and ASCII or Roman, each with its escape sequence; GBK:
+/// `€` and CJK), and every decoder on the repeated encodings of characters of every length.
+#[test]
+fn bounds_hold_on_the_worst_text() {
+    let chars = [
+        'a',
+        '\\',
+        '~',
+        '\u{A5}',
+        '\u{203E}',
+        '\u{20AC}',
+        '\u{E9}',
+        '\u{FF71}',
+        '\u{65E5}',
+        '\u{D55C}',
+        '\u{3042}',
+        '\u{1F600}',
+    ];
+    for &enc in Encoding::all() {
+        let output = enc.output_encoding();
+        let encodable: Vec<char> = chars
+            .iter()
+            .copied()
+            .filter(|c| {
+                spec::run_encoder(output, &c.to_string(), spec::ErrorMode::Fatal)
+                    .error
+                    .is_none()
+            })
+            .collect();
+        for &first in &encodable {
+            for &a in &encodable {
+                for &b in &encodable {
+                    let text: String = [a, b].iter().cycle().take(9).collect();
+                    let units: Vec<u16> = text.encode_utf16().collect();
+                    let mut encoder = enc.new_encoder();
+                    let mut out = [0u8; 16];
+                    let _ = encoder.encode_from_utf8(&first.to_string(), &mut out, false);
+                    let mut encoder16 = enc.new_encoder();
+                    let _ = encoder16.encode_from_utf8(&first.to_string(), &mut out, false);
+                    let mut out = vec![
+                        0u8;
+                        encoder
+                            .max_buffer_length_from_utf8_without_replacement(text.len())
+                            .unwrap()
+                    ];
+                    let (r, read, _) = encoder.encode_from_utf8_without_replacement(&text, &mut out, true);
+                    assert_eq!(
+                        (r, read),
+                        (EncoderResult::InputEmpty, text.len()),
+                        "{} after {first:?}: {text:?}",
+                        enc.name()
+                    );
+                    let mut out = vec![
+                        0u8;
+                        encoder16
+                            .max_buffer_length_from_utf16_without_replacement(units.len())
+                            .unwrap()
+                    ];
+                    let (r, read, _) =
+                        encoder16.encode_from_utf16_without_replacement(&units, &mut out, true);
+                    assert_eq!(
+                        (r, read),
+                        (EncoderResult::InputEmpty, units.len()),
+                        "{} UTF-16 after {first:?}: {text:?}",
+                        enc.name()
+                    );
+                }
+            }
+        }
+        // Decoders: each character's bytes, repeated, in one call (a fresh decoder of each kind).
+        for &c in &encodable {
+            let bytes = spec::run_encoder(output, &c.to_string().repeat(7), spec::ErrorMode::Fatal).output;
+            let bytes = if enc == output { bytes } else { continue };
+            for bom in 0..3 {
+                let new = || match bom {
+                    0 => enc.new_decoder(),
+                    1 => enc.new_decoder_with_bom_removal(),
+                    _ => enc.new_decoder_without_bom_handling(),
+                };
+                let mut d = new();
+                let mut out = vec![0u8; d.max_utf8_buffer_length_without_replacement(bytes.len()).unwrap()];
+                let (r, read, _) = d.decode_to_utf8_without_replacement(&bytes, &mut out, true);
+                assert_eq!(
+                    (r, read),
+                    (DecoderResult::InputEmpty, bytes.len()),
+                    "{} {c:?} norepl",
+                    enc.name()
+                );
+                let mut d = new();
+                let mut out = vec![0u8; d.max_utf8_buffer_length(bytes.len()).unwrap()];
+                let (r, read, _, _) = d.decode_to_utf8(&bytes, &mut out, true);
+                assert_eq!(
+                    (r, read),
+                    (CoderResult::InputEmpty, bytes.len()),
+                    "{} {c:?}",
+                    enc.name()
+                );
+                let mut d = new();
+                let mut out = vec![0u16; d.max_utf16_buffer_length(bytes.len()).unwrap()];
+                let (r, read, _, _) = d.decode_to_utf16(&bytes, &mut out, true);
+                assert_eq!(
+                    (r, read),
+                    (CoderResult::InputEmpty, bytes.len()),
+                    "{} {c:?} UTF-16",
+                    enc.name()
+                );
+            }
+        }
+    }
+    // As encoding_rs: GBK from UTF-16 without replacement, 2 bytes a unit; UTF-8 without
+    // replacement, a byte a byte.
+    assert_eq!(
+        simdenc::GBK
+            .new_encoder()
+            .max_buffer_length_from_utf16_without_replacement(100),
+        Some(200)
+    );
+    assert_eq!(
+        simdenc::UTF_8
+            .new_decoder_without_bom_handling()
+            .max_utf8_buffer_length_without_replacement(100),
+        Some(100)
+    );
+}

@@ -489,6 +489,13 @@ pub(crate) static ENC_TABLES: EncodeTables = EncodeTables {
 };
 
 impl Gb18030Encoder {
+    /// Whether this is the GBK encoder (no four-byte sequences).
+    pub(crate) fn is_gbk(&self) -> bool {
+        self.is_gbk
+    }
+}
+
+impl Gb18030Encoder {
     pub(crate) const fn new(is_gbk: bool) -> Self {
         Gb18030Encoder { is_gbk }
     }

@@ -204,36 +204,49 @@ impl VariantDecoder {
 
     /// The most UTF-16 code units decoding `byte_length` more bytes (and `last`) can write.
     ///
-    /// Every step of every decoder writes at most one code unit per byte it consumes (Big5's
-    /// pairs and astral characters: two units for two bytes; an error: one unit for at least
-    /// one byte), plus one for an error at end-of-queue.
+    /// Every step of every decoder writes at most one code unit per byte it consumes or holds
+    /// (Big5's pairs and astral characters: two units for two bytes; an error: one unit for
+    /// at least one byte, an error at end-of-queue one for the bytes held); UTF-16, one per
+    /// two bytes and one for an odd byte at the end.
     pub(crate) fn max_utf16_buffer_length(&self, byte_length: usize) -> Option<usize> {
+        let bytes = byte_length.checked_add(self.held())?;
         match self {
             VariantDecoder::Replacement(_) => Some(1),
-            VariantDecoder::Utf16(d) => d.max_utf16_buffer_length(byte_length),
-            _ => byte_length.checked_add(self.held())?.checked_add(1),
+            VariantDecoder::Utf16(_) => Some(bytes.div_ceil(2)),
+            _ => Some(bytes),
         }
     }
 
     /// The most UTF-8 bytes decoding `byte_length` more bytes can write, with replacement.
     ///
-    /// At most three bytes per byte consumed (U+FFFD for one byte; three-byte characters
-    /// from single bytes; no two-byte input gives more than four), plus three for an error
-    /// at end-of-queue.
+    /// At most three bytes per byte consumed or held (U+FFFD for one byte, or for the bytes
+    /// held at end-of-queue; three-byte characters from single bytes; no two-byte input gives
+    /// more than four); UTF-16, three per two bytes (a surrogate pair: four per four) and
+    /// three for an odd byte at the end.
     pub(crate) fn max_utf8_buffer_length(&self, byte_length: usize) -> Option<usize> {
+        let bytes = byte_length.checked_add(self.held())?;
         match self {
             VariantDecoder::Replacement(_) => Some(3),
-            _ => byte_length
-                .checked_add(self.held())?
-                .checked_add(1)?
-                .checked_mul(3),
+            VariantDecoder::Utf16(_) => bytes.div_ceil(2).checked_mul(3),
+            _ => bytes.checked_mul(3),
         }
     }
 
-    /// The most UTF-8 bytes decoding `byte_length` more bytes can write, without replacement.
+    /// The most UTF-8 bytes decoding `byte_length` more bytes can write, without replacement:
+    /// as [`VariantDecoder::max_utf8_buffer_length`], less what only errors write. EUC-KR and
+    /// EUC-JP write at most three bytes per two (a pair, or EUC-JP's `8E` and half-width
+    /// katakana) and one per ASCII byte; Big5 four per two; UTF-16 three per whole unit (and
+    /// one byte of room for an odd byte); Shift_JIS, gb18030 (0x80 is U+20AC), ISO-2022-JP
+    /// (katakana state) and the single-byte encodings can write three for one byte.
     pub(crate) fn max_utf8_buffer_length_without_replacement(&self, byte_length: usize) -> Option<usize> {
+        let bytes = byte_length.checked_add(self.held())?;
         match self {
             VariantDecoder::Utf8(d) => d.max_utf8_buffer_length_without_replacement(byte_length),
+            // One byte more for an odd byte at the end, which writes nothing but is read only
+            // with room left (a full output takes no byte that starts a character).
+            VariantDecoder::Utf16(_) => (bytes / 2).checked_mul(3)?.checked_add(bytes % 2),
+            VariantDecoder::EucKr(_) | VariantDecoder::EucJp(_) => bytes.checked_add(bytes.div_ceil(2)),
+            VariantDecoder::Big5(_) => bytes.checked_mul(2),
             _ => self.max_utf8_buffer_length(byte_length),
         }
     }
@@ -354,9 +367,11 @@ impl VariantEncoder {
     /// - Single-byte and x-user-defined: at most one byte per character.
     /// - Big5, EUC-JP, Shift_JIS, EUC-KR: at most two bytes per character; a character of
     ///   two or more UTF-8 bytes, or one UTF-16 unit.
-    /// - gb18030: four bytes for a character of three UTF-8 bytes or one UTF-16 unit.
+    /// - gb18030: four bytes for a character of three UTF-8 bytes or one UTF-16 unit; GBK,
+    ///   which has no four-byte sequences, two (`€` is one byte, 0x80).
     /// - ISO-2022-JP: a one-byte character can need `ESC ( B` before it (four bytes); a
-    ///   three-byte character `ESC $ B` plus two bytes (five); plus `ESC ( B` at the end.
+    ///   three-byte character `ESC $ B` plus two bytes (five); plus `ESC ( B` at the end
+    ///   (an upper bound; the two functions below have tighter ones for it).
     fn expansion(&self) -> (usize, usize, usize) {
         match self {
             VariantEncoder::Utf8(_) => (1, 3, 0),
@@ -365,6 +380,7 @@ impl VariantEncoder {
             | VariantEncoder::EucJp(_)
             | VariantEncoder::ShiftJis(_)
             | VariantEncoder::EucKr(_) => (1, 2, 0),
+            VariantEncoder::Gb18030(e) if e.is_gbk() => (1, 2, 0),
             VariantEncoder::Gb18030(_) => (2, 4, 0),
             VariantEncoder::Iso2022Jp(_) => (4, 5, 3),
         }
@@ -374,6 +390,12 @@ impl VariantEncoder {
         &self,
         byte_length: usize,
     ) -> Option<usize> {
+        if let VariantEncoder::Iso2022Jp(_) = self {
+            // The worst text alternates a character in jis0208 (`ESC $ B` and two bytes from
+            // three UTF-8 bytes) and one in ASCII (`ESC ( B` and the byte, from one): nine
+            // bytes from four, `ESC ( B`, `\` (four from one) first, and `ESC ( B` at the end.
+            return byte_length.checked_mul(3)?.checked_add(3);
+        }
         let (per_byte, _, extra) = self.expansion();
         byte_length.checked_mul(per_byte)?.checked_add(extra)
     }
@@ -382,6 +404,14 @@ impl VariantEncoder {
         &self,
         u16_length: usize,
     ) -> Option<usize> {
+        if let VariantEncoder::Iso2022Jp(_) = self {
+            // Alternating jis0208 (five bytes a unit, with its escape) and ASCII (four): the
+            // first of every two units five, the second four, and `ESC ( B` at the end.
+            return u16_length
+                .checked_mul(4)?
+                .checked_add(u16_length.div_ceil(2))?
+                .checked_add(3);
+        }
         let (_, per_unit, extra) = self.expansion();
         u16_length.checked_mul(per_unit)?.checked_add(extra)
     }

@@ -179,11 +179,6 @@ impl Utf16Decoder {
             + 2 * usize::from(self.utf_16_leading_surrogate.is_some())
             + self.pending.len()
     }
-
-    /// One code unit per two bytes, plus one for a held odd byte or surrogate at the end.
-    pub(crate) fn max_utf16_buffer_length(&self, n: usize) -> Option<usize> {
-        (n.checked_add(self.held())? / 2).checked_add(1)
-    }
 }
 
 #[cfg(test)]
