@@ -82,6 +82,7 @@ fn list_names_the_whole_suite() {
         "small16/",
         "small64/",
         "api/",
+        "mem/",
     ] {
         assert!(
             names.iter().any(|n| n.starts_with(prefix)),
@@ -152,6 +153,47 @@ fn api_group_names_every_entry_point() {
             .iter()
             .all(|n| n.starts_with("api/decode/"))
     );
+}
+
+/// The `mem` group measures each `simdenc::mem` function users call on hot paths.
+#[test]
+fn mem_group_names_every_hot_function() {
+    let names = workload_names(&["mem/"]);
+    for function in [
+        "convert_utf8_to_utf16",
+        "convert_str_to_utf16",
+        "convert_utf16_to_utf8",
+        "convert_utf16_to_str",
+        "convert_latin1_to_utf8",
+        "convert_latin1_to_utf16",
+        "decode_latin1",
+        "encode_latin1_lossy",
+        "is_ascii",
+        "is_basic_latin",
+        "is_utf8_latin1",
+        "is_str_latin1",
+        "is_utf16_latin1",
+        "utf16_valid_up_to",
+        "is_str_bidi",
+        "is_utf8_bidi",
+        "is_utf16_bidi",
+        "check_str_for_latin1_and_bidi",
+        "copy_ascii_to_ascii",
+        "copy_ascii_to_basic_latin",
+        "copy_basic_latin_to_ascii",
+        "ensure_utf16_validity",
+    ] {
+        let prefix = format!("mem/{function}/");
+        assert!(
+            names.iter().any(|n| n.starts_with(&prefix)),
+            "no {prefix} workload in {names:?}"
+        );
+    }
+    // That every level, and encoding_rs in a build with it, gives the same answers is checked
+    // by the harness, in `quick_run_prints_every_workload_at_every_level`.
+    for name in &names {
+        assert_eq!(name.split('/').count(), 3, "{name}: not mem/<function>/<input>");
+    }
 }
 
 #[test]

@@ -5,7 +5,7 @@
 //!
 //! Module map: `corpus` (the embedded texts and the inputs made from them), `suite` (the
 //! named workloads), `api` (the `api` group: the public entry points users call, beside the
-//! slice calls they are built on), `peers` (the same workloads done by other crates), `timer` (the
+//! slice calls they are built on), `mem` (the `mem` group: `simdenc::mem`'s functions), `peers` (the same workloads done by other crates), `timer` (the
 //! calibrated loop), `machine` (CPU, flags, compiler, date), `report` (the run as data and as
 //! a table), `compare` (two runs side by side), `svg` (charts).
 
@@ -13,6 +13,7 @@ mod api;
 mod compare;
 mod corpus;
 mod machine;
+mod mem;
 #[cfg(feature = "peers")]
 mod peers;
 mod report;
@@ -39,7 +40,7 @@ pub const BENCH_HELP: &str = "\
 With no options, runs the whole suite (UTF-8 validation, UTF-8 <-> UTF-16, UTF-16 decode,
 single-byte and CJK decode and encode per language, 16- and 64-byte inputs, and the public
 entry points users call under api/: Encoding::decode and encode, decode_to_string, TextDecoder,
-DecodeReader... beside the slice calls) on the corpus
+DecodeReader... beside the slice calls; simdenc::mem's conversions and checks under mem/) on the corpus
 embedded in the binary, at every SIMD level this CPU supports, and prints MB/s of input per
 level, the best level's ratio to scalar and, in a build with `--features peers`, encoding_rs,
 simdutf8 and std with simdenc's best / encoding_rs. Each figure is the best of several timed
@@ -55,6 +56,7 @@ Examples:
   cargo run --release -p simdenc-cli --features peers -- bench --json bench-$(hostname).json
   simdenc bench --filter utf8 --level scalar,avx2
   simdenc bench --filter api/                   # the public entry points only
+  simdenc bench --filter mem/                   # simdenc::mem's functions only
   simdenc bench --quick                         # seconds: checks that everything runs
   simdenc bench --format markdown --json run.json --svg run.svg
   simdenc bench --compare laptop.json server.json --svg laptop-vs-server.svg
@@ -395,7 +397,7 @@ fn runner_for<'a>(w: &'a mut Workload, entry: &Entry) -> Result<&'a mut Runner, 
 }
 
 /// Checks every implementation of `w` (it must consume the whole input, and every level must
-/// produce the same output), then calibrates each and keeps the calibrating batch as the first
+/// produce the same output, as must the peers where `Work::peers_must_agree`), then calibrates each and keeps the calibrating batch as the first
 /// sample.
 fn prepare(w: &mut Workload, levels: &[Level], timing: Timing) -> Result<Vec<Entry>, String> {
     let units = w.work.input_units();
@@ -416,6 +418,7 @@ fn prepare(w: &mut Workload, levels: &[Level], timing: Timing) -> Result<Vec<Ent
             per_call: Vec::new(),
         })
         .collect();
+    let peers_must_agree = w.work.peers_must_agree();
     let mut first: Option<(&str, suite::Outcome)> = None;
     for e in &mut entries {
         let name = w.name.clone();
@@ -438,6 +441,11 @@ fn prepare(w: &mut Workload, levels: &[Level], timing: Timing) -> Result<Vec<Ent
                 Some(_) => {}
                 None => first = Some((e.name, outcome)),
             }
+        } else if peers_must_agree
+            && let Some((other, o)) = first
+            && o != outcome
+        {
+            return Err(format!("{name}: {other} gave {o:?}, {} gave {outcome:?}", e.name));
         }
         let (calls, per_call) = timer::calibrate(runner, timing);
         e.calls = calls;

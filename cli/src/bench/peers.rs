@@ -1,7 +1,7 @@
 //! The peers measured beside simdenc when the binary is built with `--features peers`:
 //! encoding_rs for every workload (same API, so the same runners; in the `api` group, its
 //! nearest call for `TextDecoder` and `TextEncoder`, which it does not have, and none for
-//! `DecodeReader`), simdutf8 for UTF-8 validation, and the standard library where it has an
+//! `DecodeReader`; in the `mem` group, `encoding_rs::mem`'s function of the same name), simdutf8 for UTF-8 validation, and the standard library where it has an
 //! equivalent (UTF-8 validation, UTF-8 → UTF-8 as validate-then-copy, UTF-8 ↔ UTF-16).
 //!
 //! encoding_rs is used as a user gets it from crates.io: its `simd-accel` feature needs a
@@ -12,6 +12,7 @@ use std::rc::Rc;
 
 use super::api::{DecodeCall, EncodeCall, api_decode, api_encode};
 use super::corpus::{Pieces, TextPieces, UnitPieces};
+use super::mem::{MemCall, MemInput, mem_runner};
 use super::suite::{
     Outcome, Peer, Runner, Work, decode_to_utf8, decode_to_utf16, encode_from_utf8, encode_utf16_to_utf8,
     small_decode_to_utf8, small_decode_to_utf16, small_encode_from_utf8, small_encode_from_utf16,
@@ -132,6 +133,9 @@ pub fn runners(work: &Work) -> Vec<(Peer, Runner)> {
                 _ => api_encode!(*call, theirs(enc), input).expect("encoding_rs has the call"),
             };
             peers.push((Peer::EncodingRs, runner));
+        }
+        Work::Mem(call, input) => {
+            peers.push((Peer::EncodingRs, mem_runner!(encoding_rs::mem, *call, input)));
         }
     }
     peers

@@ -5,12 +5,14 @@
 //! Every runner owns its input and a pre-allocated output buffer large enough for the whole
 //! output, so a measured call converts and does not allocate (the decoder or encoder itself
 //! lives on the stack); the exceptions are in the `api` group (module `api`), whose calls that
-//! return a `Cow`, `String` or `Vec` allocate their output per call as users pay it. Decoders
+//! return a `Cow`, `String` or `Vec` allocate their output per call as users pay it, and the
+//! two `Cow` functions of the `mem` group (module `mem`). Decoders
 //! and encoders are created inside the call: they capture the active SIMD level when created,
 //! which is how the harness measures each level (`simdenc::cpu::force`), and it is what a
 //! caller with one buffer per request does.
 //!
-//! Workload names are `group/case` (`sb-decode/windows-1251/ru`, `api/decode/UTF-8/ru`);
+//! Workload names are `group/case` (`sb-decode/windows-1251/ru`, `api/decode/UTF-8/ru`,
+//! `mem/is_str_bidi/ru`);
 //! `--filter` matches them.
 
 use std::hint::black_box;
@@ -20,6 +22,7 @@ use simdenc::Encoding;
 
 use super::api::{self, DecodeCall, EncodeCall};
 use super::corpus::{self, LIPSUM, Pieces, TextPieces, UnitPieces};
+use super::mem::{self, MemCall, MemInput};
 
 /// One call of a workload: converts the whole input once and says how much it read and wrote.
 pub type Runner = Box<dyn FnMut() -> Outcome>;
@@ -174,6 +177,8 @@ pub enum Work {
     ApiDecode(DecodeCall, &'static Encoding, Rc<[u8]>),
     /// A public encoding entry point (the `api` group) on UTF-8 text.
     ApiEncode(EncodeCall, &'static Encoding, Rc<str>),
+    /// A function of `simdenc::mem` (the `mem` group) on its input.
+    Mem(MemCall, MemInput),
 }
 
 impl Work {
@@ -182,6 +187,7 @@ impl Work {
         match self {
             Work::EncodeUtf16ToUtf8(units) => units.len() * 2,
             Work::SmallEncodeFromUtf16(_, p) => p.units.len() * 2,
+            Work::Mem(_, input) => input.bytes(),
             _ => self.input_units(),
         }
     }
@@ -200,7 +206,15 @@ impl Work {
             }
             Work::SmallEncodeFromUtf8(_, p) => p.text.len(),
             Work::SmallEncodeFromUtf16(_, p) => p.units.len(),
+            Work::Mem(_, input) => input.units(),
         }
+    }
+
+    /// Whether the peers must give the same [`Outcome`] as simdenc (not only consume the
+    /// whole input): the `mem` group's functions, whose answers and output lengths
+    /// encoding_rs documents exactly as simdenc does.
+    pub fn peers_must_agree(&self) -> bool {
+        matches!(self, Work::Mem(..))
     }
 }
 
@@ -359,6 +373,7 @@ pub fn build(keep: &dyn Fn(&str) -> bool) -> (Vec<(String, Group)>, Vec<Workload
         }
     }
     api::add(&mut b);
+    mem::add(&mut b);
     (b.names, b.workloads)
 }
 
@@ -555,6 +570,7 @@ fn runner(work: &Work) -> Runner {
         Work::SmallEncodeFromUtf16(enc, input) => small_encode_from_utf16!(*enc, input),
         Work::ApiDecode(call, enc, input) => api::decode_runner(*call, enc, input),
         Work::ApiEncode(call, enc, input) => api::encode_runner(*call, enc, input),
+        Work::Mem(call, input) => mem::runner(*call, input),
     }
 }
 
