@@ -447,6 +447,7 @@ impl Decoder {
 
     /// The replacing loop: the state machine writes U+FFFD and returns `Malformed` so that
     /// the error is known; go on until the input is done or the output is full.
+    #[inline(always)]
     fn run_replacing<D: Dest>(&mut self, src: &[u8], dst: &mut D, last: bool) -> (CoderResult, usize, bool) {
         let mut total_read = 0;
         let mut had_errors = false;

@@ -440,6 +440,14 @@ pub(crate) trait Source {
     fn with_utf16(&mut self, max: usize, f: impl FnOnce(&'static Kernels, &[u16]) -> usize);
     /// The kernels this source was made with (the encoder's level).
     fn kernels(&self) -> &'static Kernels;
+    /// Where [`Source::encode_run`] may stage for the vector kernels again, in code units
+    /// from the source's start ([`KERNEL_BACKOFF`]; 0 for a source that does not back off).
+    fn kernels_from(&self) -> usize {
+        0
+    }
+    /// Sets [`Source::kernels_from`] (for a source made after an unmappable character, from
+    /// the one before it).
+    fn set_kernels_from(&mut self, _at: usize) {}
 }
 
 /// How many of `units` (UTF-16) `used` stands for, rounded down to whole characters: a
@@ -570,7 +578,8 @@ fn put_mapped(buf: &mut OutBytes, w: usize, m: u16) -> usize {
 }
 
 /// How far past a position where the vector encode kernels made no progress (the first
-/// character unmappable) an encode run goes character by character before trying them again.
+/// character unmappable) an encode run from UTF-8 goes character by character before trying
+/// them again.
 /// Text that is mostly unmappable (Japanese into windows-1251, written as `&#N;`) otherwise
 /// staged and looked up a whole block for every character: 37 against 169 MB/s at the scalar
 /// level and 120 for encoding_rs (`simdenc bench --filter api/encode/windows-1251/ja`).
@@ -807,6 +816,14 @@ impl Source for Utf8Source<'_> {
     fn kernels(&self) -> &'static Kernels {
         self.kernels
     }
+    #[inline(always)]
+    fn kernels_from(&self) -> usize {
+        self.stage_from
+    }
+    #[inline(always)]
+    fn set_kernels_from(&mut self, at: usize) {
+        self.stage_from = at;
+    }
 }
 
 /// Below this many UTF-16 code units left, an encode run into a single-byte encoding takes
@@ -845,18 +862,11 @@ pub(crate) struct Utf16Source<'a> {
     src: &'a [u16],
     pos: usize,
     kernels: &'static Kernels,
-    /// No vector encode kernel before this unit ([`KERNEL_BACKOFF`]).
-    kernel_from: usize,
 }
 
 impl<'a> Utf16Source<'a> {
     pub(crate) fn new(src: &'a [u16], kernels: &'static Kernels) -> Self {
-        Utf16Source {
-            src,
-            pos: 0,
-            kernels,
-            kernel_from: 0,
-        }
+        Utf16Source { src, pos: 0, kernels }
     }
 }
 
@@ -917,7 +927,6 @@ impl Source for Utf16Source<'_> {
             }
             if u >= 0x80
                 && units.len() - p >= VECTOR_ENCODE_MIN
-                && p >= self.kernel_from
                 && let Some(tables) = tables
                 && self.kernels.vector_units_encode()
             {
@@ -929,7 +938,6 @@ impl Source for Utf16Source<'_> {
                 if k > 0 {
                     continue;
                 }
-                self.kernel_from = p + KERNEL_BACKOFF;
             }
             if u < 0x80 {
                 let Some(slot) = buf.get_mut(w) else {
