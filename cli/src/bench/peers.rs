@@ -129,10 +129,12 @@ pub fn runners(work: &Work) -> Vec<(Peer, Runner)> {
         }
         Work::ApiEncode(call, enc, input) => {
             let runner = match call {
-                EncodeCall::TextEncoder => text_encoder(input),
-                _ => api_encode!(*call, theirs(enc), input).expect("encoding_rs has the call"),
+                EncodeCall::TextEncoder => Some(text_encoder(input)),
+                // encoding_rs has no `Write` adapter (encoding_rs_rw is not a dependency).
+                EncodeCall::EncodeWriter => None,
+                _ => api_encode!(*call, theirs(enc), input),
             };
-            peers.push((Peer::EncodingRs, runner));
+            peers.extend(runner.map(|r| (Peer::EncodingRs, r)));
         }
         Work::Mem(call, input) => {
             peers.push((Peer::EncodingRs, mem_runner!(encoding_rs::mem, *call, input)));
