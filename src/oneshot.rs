@@ -300,7 +300,7 @@ impl Encoding {
 /// the fuzz targets.
 #[cfg(feature = "alloc")]
 #[allow(unsafe_code)]
-fn as_str(bytes: &[u8]) -> &str {
+pub(crate) fn as_str(bytes: &[u8]) -> &str {
     debug_assert!(core::str::from_utf8(bytes).is_ok(), "checked prefix is not UTF-8");
     // SAFETY: `bytes` is a prefix the validation or ASCII kernel accepted (above), and the
     // kernels' contract is that they accept exactly valid UTF-8 (every level is tested
