@@ -469,6 +469,9 @@ pub fn is_utf16_code_unit_bidi(u: u16) -> bool {
 /// assert!(!is_utf8_bidi("a\u{4E00}".as_bytes()));
 /// ```
 pub fn is_utf8_bidi(buffer: &[u8]) -> bool {
+    if starts_with_bidi(buffer) {
+        return true;
+    }
     let k = simd::active();
     let ascii = ascii_prefix_len(k, buffer);
     let rest = &buffer[ascii..];
@@ -496,6 +499,9 @@ pub fn is_utf8_bidi(buffer: &[u8]) -> bool {
 /// ```
 pub fn is_str_bidi(buffer: &str) -> bool {
     let bytes = buffer.as_bytes();
+    if starts_with_bidi(bytes) {
+        return true;
+    }
     let ascii = ascii_prefix_len(simd::active(), bytes);
     has_bidi_lead(&bytes[ascii..])
 }
@@ -537,6 +543,19 @@ fn has_bidi_lead(bytes: &[u8]) -> bool {
     at < n - 2 && window_has_bidi(bytes[n - N - 2..].try_into().unwrap_or(&[0; N + 2]))
         || bidi_at(n - 2)
         || bidi_at(n - 1)
+}
+
+/// Whether `bytes` starts with a right-to-left character, before any kernel is called:
+/// right-to-left text usually does, and the answer is then final (`simdenc bench --filter
+/// mem/is_str_bidi/he`: 11.3 -> 7.8 ns a call; encoding_rs 5.3).
+#[inline(always)]
+fn starts_with_bidi(bytes: &[u8]) -> bool {
+    match *bytes {
+        [b0, ..] if !is_bidi_lead(b0) => false,
+        [b0, b1, b2, ..] => starts_bidi(b0, b1, b2),
+        [b0, b1] => starts_bidi(b0, b1, 0),
+        _ => false,
+    }
 }
 
 /// Whether `b` is a lead byte of right-to-left characters (0xD6–0xE0, 0xE2, 0xEF, 0xF0).
@@ -661,6 +680,9 @@ fn chunk_has_bidi(chunk: &[u16; UNITS_PER_CHUNK]) -> bool {
 /// assert_eq!(check_utf8_for_latin1_and_bidi(b"caf\xE9"), Latin1Bidi::Bidi);
 /// ```
 pub fn check_utf8_for_latin1_and_bidi(buffer: &[u8]) -> Latin1Bidi {
+    if starts_with_bidi(buffer) {
+        return Latin1Bidi::Bidi;
+    }
     // `buffer[..up_to]` is valid Latin1, so it changes neither answer of `is_utf8_bidi`.
     let up_to = utf8_latin1_up_to(buffer);
     if up_to == buffer.len() {
@@ -686,6 +708,10 @@ pub fn check_utf8_for_latin1_and_bidi(buffer: &[u8]) -> Latin1Bidi {
 /// assert_eq!(check_str_for_latin1_and_bidi("\u{10800}"), Latin1Bidi::Bidi);
 /// ```
 pub fn check_str_for_latin1_and_bidi(buffer: &str) -> Latin1Bidi {
+    // A right-to-left character is above U+00FF: not Latin1.
+    if starts_with_bidi(buffer.as_bytes()) {
+        return Latin1Bidi::Bidi;
+    }
     let up_to = str_latin1_up_to(buffer);
     if up_to == buffer.len() {
         Latin1Bidi::Latin1
