@@ -34,6 +34,9 @@
 //!   variants — and the [`text`] module. Without it, the slice and `&mut str` API remains.
 //! - `serde`: `Serialize` and `Deserialize` for `&'static Encoding`, as in encoding_rs: the
 //!   [name](Encoding::name) out, any [label](Encoding::for_label) in.
+//! - `tokio` (implies `std`): `io::tokio`, the [`io`] adapters for tokio's `AsyncRead`,
+//!   `AsyncBufRead` and `AsyncWrite` (tokio without its default features: its io traits,
+//!   no runtime).
 //! - `simd-accel`, `fast-legacy-encode`, `fast-hangul-encode`, `fast-hanja-encode`,
 //!   `fast-kanji-encode`, `fast-gb-hanzi-encode`, `fast-big5-hanzi-encode`,
 //!   `less-slow-kanji-encode`, `less-slow-gb-hanzi-encode`, `less-slow-big5-hanzi-encode`,
