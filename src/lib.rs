@@ -12,6 +12,8 @@
 //!   test an implementation against it.
 //! - [`mem`]: encoding_rs's `mem` module, conversions between UTF-8, UTF-16 and Latin1 in
 //!   memory and checks for text that needs no bidi processing, at the kernels' speed.
+//! - [`http`]: the encoding of an HTTP body, from the `charset` of a `Content-Type` value
+//!   parsed as the MIME Sniffing Standard does, and the standard's "decode" with it.
 //!
 //! ```
 //! use simdenc::{spec, Encoding};
@@ -57,6 +59,7 @@ pub mod cpu;
 mod decoder;
 mod encoder;
 mod encoding;
+pub mod http;
 #[cfg(feature = "internals")]
 #[doc(hidden)]
 pub mod internals;
