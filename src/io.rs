@@ -17,12 +17,30 @@
 //! Depends on the public API only (`Decoder`, `Encoder`, `Encoding`; and `oneshot::as_str`,
 //! the UTF-8 validation kernel's prefix as a `str`); no `unsafe`. Requires
 //! the `std` feature (a default one).
+//!
+//! The same adapters for tokio's `AsyncRead` and `AsyncWrite` are in `io::tokio`
+//! (the `tokio` feature).
 #![forbid(unsafe_code)]
 
 use std::fmt;
 use std::io::{self, BufRead, Read, Write};
+use std::task::Poll;
 
 use crate::{CoderResult, Decoder, DecoderResult, Encoder, EncoderResult, Encoding};
+
+#[cfg(feature = "tokio")]
+#[path = "io_async.rs"]
+pub mod tokio;
+
+/// `?` for a function returning `Poll<io::Result<_>>`.
+macro_rules! ready_try {
+    ($e:expr) => {
+        match $e {
+            Ok(v) => v,
+            Err(e) => return Poll::Ready(Err(e)),
+        }
+    };
+}
 
 /// The default size of each internal buffer, in bytes.
 const DEFAULT_BUFFER_SIZE: usize = 64 * 1024;
@@ -493,24 +511,65 @@ struct DecodeSource<R> {
     error: Option<MalformedError>,
 }
 
-impl<R: Read> DecodeSource<R> {
-    /// Decodes into `dst` (at least 4 bytes): returns how many bytes were written, 0 only
-    /// at the end of the stream, or the pending fatal error once no text precedes it.
-    fn decode_into(&mut self, mut dst: Dst<'_>) -> io::Result<usize> {
+impl<R> DecodeSource<R> {
+    /// The source [`DecodeReader::with_options`] creates, and the size of its buffers.
+    fn new(inner: R, encoding: &'static Encoding, options: DecodeOptions) -> (Self, usize) {
+        let decoder = match options.bom {
+            Bom::Sniff => encoding.new_decoder(),
+            Bom::Strip => encoding.new_decoder_with_bom_removal(),
+            Bom::Keep => encoding.new_decoder_without_bom_handling(),
+        };
+        let size = options.buffer_size.max(MIN_BUFFER_SIZE);
+        let source = DecodeSource {
+            inner,
+            decoder,
+            on_malformed: options.on_malformed,
+            input: vec![0; size].into_boxed_slice(),
+            in_pos: 0,
+            in_len: 0,
+            eof: false,
+            finished: false,
+            position: 0,
+            history: [0; HISTORY],
+            history_len: 0,
+            had_errors: false,
+            error: None,
+        };
+        (source, size)
+    }
+
+    /// The decoding state machine, without I/O: decodes into `dst` (at least 4 bytes),
+    /// calling `fill` to read more input into the buffer it is given when all of it has been
+    /// decoded (`Ok(0)` at the end of the stream). Returns how many bytes were written, 0
+    /// only at the end of the stream, or the pending fatal error once no text precedes it;
+    /// `Pending` only when `fill` returned it, before anything was written (the state is then
+    /// as before the call). [`DecodeReader`] reads with [`Read`], the `tokio` adapter polls.
+    fn poll_decode_into(
+        &mut self,
+        mut dst: Dst<'_>,
+        mut fill: impl FnMut(&mut R, &mut [u8]) -> Poll<io::Result<usize>>,
+    ) -> Poll<io::Result<usize>> {
         let mut written = 0;
         loop {
             if let Some(err) = &self.error {
-                return if written > 0 {
+                return Poll::Ready(if written > 0 {
                     Ok(written)
                 } else {
                     Err(err.clone().into())
-                };
+                });
             }
             if self.finished || written > 0 {
-                return Ok(written);
+                return Poll::Ready(Ok(written));
             }
             if self.in_pos == self.in_len && !self.eof {
-                self.fill_input()?;
+                let n = match fill(&mut self.inner, &mut self.input) {
+                    Poll::Ready(Ok(n)) => n,
+                    Poll::Ready(Err(e)) => return Poll::Ready(Err(e)),
+                    Poll::Pending => return Poll::Pending,
+                };
+                self.eof = n == 0;
+                self.in_pos = 0;
+                self.in_len = n.min(self.input.len());
             }
             let src = &self.input[self.in_pos..self.in_len];
             let last = self.eof;
@@ -524,7 +583,7 @@ impl<R: Read> DecodeSource<R> {
                 }
                 (OnMalformed::Replace, Dst::Str(text)) => {
                     let (result, read, n, had_errors) =
-                        decoder.decode_to_str(src, tail(text, written)?, last);
+                        decoder.decode_to_str(src, ready_try!(tail(text, written)), last);
                     self.had_errors |= had_errors;
                     (coder_to_decoder(result), read, n)
                 }
@@ -532,7 +591,7 @@ impl<R: Read> DecodeSource<R> {
                     decoder.decode_to_utf8_without_replacement(src, &mut bytes[written..], last)
                 }
                 (_, Dst::Str(text)) => {
-                    decoder.decode_to_str_without_replacement(src, tail(text, written)?, last)
+                    decoder.decode_to_str_without_replacement(src, ready_try!(tail(text, written)), last)
                 }
                 (on_malformed, Dst::String(text)) => {
                     let before = text.len();
@@ -565,7 +624,7 @@ impl<R: Read> DecodeSource<R> {
             self.consume_input(read);
             match result {
                 DecoderResult::InputEmpty => self.finished = last,
-                DecoderResult::OutputFull => return Ok(written),
+                DecoderResult::OutputFull => return Poll::Ready(Ok(written)),
                 DecoderResult::Malformed(bad, after) => {
                     self.had_errors = true;
                     if self.on_malformed == OnMalformed::Fail {
@@ -575,27 +634,28 @@ impl<R: Read> DecodeSource<R> {
             }
         }
     }
+}
 
-    fn fill_input(&mut self) -> io::Result<()> {
-        loop {
-            match self.inner.read(&mut self.input) {
-                Ok(0) => {
-                    self.eof = true;
-                    self.in_pos = 0;
-                    self.in_len = 0;
-                    return Ok(());
+impl<R: Read> DecodeSource<R> {
+    /// [`poll_decode_into`](DecodeSource::poll_decode_into) reading with [`Read`], retrying
+    /// `Interrupted`.
+    fn decode_into(&mut self, dst: Dst<'_>) -> io::Result<usize> {
+        let fill = |inner: &mut R, buf: &mut [u8]| {
+            Poll::Ready(loop {
+                match inner.read(buf) {
+                    Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+                    r => break r,
                 }
-                Ok(n) => {
-                    self.in_pos = 0;
-                    self.in_len = n.min(self.input.len());
-                    return Ok(());
-                }
-                Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
-                Err(e) => return Err(e),
-            }
+            })
+        };
+        match self.poll_decode_into(dst, fill) {
+            Poll::Ready(r) => r,
+            Poll::Pending => unreachable!("a blocking read is never pending"),
         }
     }
+}
 
+impl<R> DecodeSource<R> {
     /// Moves past `read` input bytes, remembering the last [`HISTORY`] of them.
     fn consume_input(&mut self, read: usize) {
         let taken = &self.input[self.in_pos..self.in_pos + read];
@@ -718,28 +778,9 @@ impl<R: Read> DecodeReader<R> {
     /// # Ok::<(), std::io::Error>(())
     /// ```
     pub fn with_options(inner: R, encoding: &'static Encoding, options: DecodeOptions) -> Self {
-        let decoder = match options.bom {
-            Bom::Sniff => encoding.new_decoder(),
-            Bom::Strip => encoding.new_decoder_with_bom_removal(),
-            Bom::Keep => encoding.new_decoder_without_bom_handling(),
-        };
-        let size = options.buffer_size.max(MIN_BUFFER_SIZE);
+        let (source, size) = DecodeSource::new(inner, encoding, options);
         DecodeReader {
-            source: DecodeSource {
-                inner,
-                decoder,
-                on_malformed: options.on_malformed,
-                input: vec![0; size].into_boxed_slice(),
-                in_pos: 0,
-                in_len: 0,
-                eof: false,
-                finished: false,
-                position: 0,
-                history: [0; HISTORY],
-                history_len: 0,
-                had_errors: false,
-                error: None,
-            },
+            source,
             output: Box::default(),
             output_size: size,
             out_pos: 0,
@@ -1350,15 +1391,15 @@ mod tests {
     use crate::{ISO_2022_JP, REPLACEMENT, UTF_8, UTF_16BE, UTF_16LE, WINDOWS_1252};
 
     /// Deterministic xorshift, so that failures reproduce.
-    struct Rng(u64);
+    pub(super) struct Rng(pub(super) u64);
     impl Rng {
-        fn next(&mut self) -> u64 {
+        pub(super) fn next(&mut self) -> u64 {
             self.0 ^= self.0 << 13;
             self.0 ^= self.0 >> 7;
             self.0 ^= self.0 << 17;
             self.0
         }
-        fn below(&mut self, n: usize) -> usize {
+        pub(super) fn below(&mut self, n: usize) -> usize {
             (self.next() % n.max(1) as u64) as usize
         }
     }
@@ -1383,7 +1424,7 @@ mod tests {
     }
 
     /// Bytes that exercise every decoder: text from the standard's encoders plus noise.
-    fn sample(rng: &mut Rng, encoding: &'static Encoding) -> Vec<u8> {
+    pub(super) fn sample(rng: &mut Rng, encoding: &'static Encoding) -> Vec<u8> {
         let text = "Mars 火星 Марс 화성 ﾏｰｽ €¥ 😀 \u{FEFF}x";
         let mut bytes = encoding.new_encoder().encoding().encode(text).0.into_owned();
         if encoding == UTF_16LE || encoding == UTF_16BE {
@@ -1623,7 +1664,7 @@ mod tests {
         writer.finish()
     }
 
-    fn sample_text(rng: &mut Rng) -> String {
+    pub(super) fn sample_text(rng: &mut Rng) -> String {
         let pieces = [
             "a", "é", "€", "日本", "ｶ", "한", "Ж", "😀", "\u{E5E5}", "¥", "\u{0E}", "~", "\n",
         ];

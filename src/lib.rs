@@ -12,6 +12,8 @@
 //!   test an implementation against it.
 //! - [`mem`]: encoding_rs's `mem` module, conversions between UTF-8, UTF-16 and Latin1 in
 //!   memory and checks for text that needs no bidi processing, at the kernels' speed.
+//! - [`http`]: the encoding of an HTTP body, from the `charset` of a `Content-Type` value
+//!   parsed as the MIME Sniffing Standard does, and the standard's "decode" with it.
 //!
 //! ```
 //! use simdenc::{spec, Encoding};
@@ -34,6 +36,9 @@
 //!   variants — and the [`text`] module. Without it, the slice and `&mut str` API remains.
 //! - `serde`: `Serialize` and `Deserialize` for `&'static Encoding`, as in encoding_rs: the
 //!   [name](Encoding::name) out, any [label](Encoding::for_label) in.
+//! - `tokio` (implies `std`): `io::tokio`, the [`io`] adapters for tokio's `AsyncRead`,
+//!   `AsyncBufRead` and `AsyncWrite` (tokio without its default features: its io traits,
+//!   no runtime).
 //! - `simd-accel`, `fast-legacy-encode`, `fast-hangul-encode`, `fast-hanja-encode`,
 //!   `fast-kanji-encode`, `fast-gb-hanzi-encode`, `fast-big5-hanzi-encode`,
 //!   `less-slow-kanji-encode`, `less-slow-gb-hanzi-encode`, `less-slow-big5-hanzi-encode`,
@@ -54,6 +59,7 @@ pub mod cpu;
 mod decoder;
 mod encoder;
 mod encoding;
+pub mod http;
 #[cfg(feature = "internals")]
 #[doc(hidden)]
 pub mod internals;
