@@ -2,6 +2,9 @@
 //! a call that leaves its output full takes no byte that only starts a character (a lead, the
 //! first byte of a UTF-16 code unit, an escape sequence): that byte is left for the next call.
 
+mod common;
+
+use common::Rng;
 use simdenc::{CoderResult, Encoding};
 
 /// The two cases from encoding_rs's clients: `encoding_rs_io`'s 7-byte transcoder over
@@ -21,17 +24,6 @@ fn client_cases() {
         decoder.decode_to_utf16(b"\xB3\xC6\x8D", &mut out, false),
         (CoderResult::OutputFull, 2, 2, false)
     );
-}
-
-struct Rng(u64);
-
-impl Rng {
-    fn below(&mut self, n: usize) -> usize {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        (self.0 % n as u64) as usize
-    }
 }
 
 /// Valid text in every encoding, decoded in calls with small outputs: whenever a call leaves

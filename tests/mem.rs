@@ -4,25 +4,22 @@
 //! range, astral characters, malformed UTF-8, unpaired surrogates) of every length 0..300,
 //! at every SIMD level this CPU has.
 
+mod common;
+
 use std::borrow::Cow;
 
+use common::Rng;
 use encoding_rs::mem as theirs;
 use simdenc::cpu;
 use simdenc::mem::{self as ours, Latin1Bidi};
 
 /// Deterministic xorshift, so that failures reproduce.
-struct Rng(u64);
+/// `common::Rng` with a choice from a slice.
+trait Pick {
+    fn pick<T: Copy>(&mut self, from: &[T]) -> T;
+}
 
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n.max(1) as u64) as usize
-    }
+impl Pick for Rng {
     fn pick<T: Copy>(&mut self, from: &[T]) -> T {
         from[self.below(from.len())]
     }
