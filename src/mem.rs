@@ -83,15 +83,7 @@ pub enum Latin1Bidi {
 
 /// The upper half of Latin1 as a single-byte index (byte `0x80 + i` is U+0080 + i), so
 /// that the single-byte decode kernels convert Latin1 to UTF-8.
-static LATIN1_UPPER: [u16; 128] = {
-    let mut table = [0u16; 128];
-    let mut i = 0;
-    while i < 128 {
-        table[i] = 0x80 + i as u16;
-        i += 1;
-    }
-    table
-};
+static LATIN1_UPPER: [u16; 128] = crate::simd::upper_half_from(0x80);
 
 /// Elements per chunk of the vectorised scans: 64 bytes of `u16`s, 32 bytes of `u8`s (short
 /// enough that text with a hit every few dozen bytes does not pay much past it).
@@ -1352,7 +1344,7 @@ pub fn decode_latin1(bytes: &[u8]) -> Cow<'_, str> {
     let k = simd::active();
     let up_to = k.ascii_prefix_len(bytes);
     if up_to == bytes.len() {
-        return Cow::Borrowed(trusted_str(bytes));
+        return Cow::Borrowed(crate::oneshot::as_str(bytes));
     }
     let (head, tail) = bytes.split_at(up_to);
     // At most two bytes per byte (no overflow: a slice has at most `isize::MAX` bytes).
@@ -1397,17 +1389,6 @@ pub fn encode_latin1_lossy(string: &str) -> Cow<'_, [u8]> {
     out.extend_from_slice(head);
     append_to_vec(&mut out, |spare| utf8_to_latin1(k, tail, spare));
     Cow::Owned(out)
-}
-
-/// `bytes`, which the ASCII kernel accepted, as a `str` without a second validation
-/// (checked again in debug builds, as `oneshot::as_str` does).
-#[allow(unsafe_code)]
-#[cfg(feature = "alloc")]
-fn trusted_str(bytes: &[u8]) -> &str {
-    debug_assert!(core::str::from_utf8(bytes).is_ok(), "ASCII prefix is not UTF-8");
-    // SAFETY: ASCII is UTF-8, and the kernels accept exactly ASCII (contract point 4 of
-    // `simd`: every level is tested against the scalar kernel).
-    unsafe { core::str::from_utf8_unchecked(bytes) }
 }
 
 /// `bytes`, ASCII followed by what `latin1_to_utf8` wrote, as a `String` without a second

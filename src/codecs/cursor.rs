@@ -185,7 +185,9 @@ impl Dest for Utf8Dest<'_> {
     }
     #[inline(always)]
     fn push(&mut self, c: char) {
-        self.pos += put_utf8(u32::from(c), &mut self.buf[self.pos..]);
+        let n = put_utf8(u32::from(c), &mut self.buf[self.pos..]);
+        debug_assert!(n > 0, "push without room");
+        self.pos += n;
     }
     #[inline(always)]
     fn push_ascii(&mut self, b: u8) {

@@ -360,60 +360,55 @@ impl VariantEncoder {
         }
     }
 
-    /// Most bytes written per UTF-8 input byte, and per UTF-16 code unit, plus a constant for
-    /// state flushes, for this family (without replacement).
+    /// The most bytes encoding `byte_length` bytes of UTF-8 can write, without replacement:
     ///
-    /// - UTF-8: a UTF-8 byte is copied; a UTF-16 unit is at most three bytes.
-    /// - Single-byte and x-user-defined: at most one byte per character.
-    /// - Big5, EUC-JP, Shift_JIS, EUC-KR: at most two bytes per character; a character of
-    ///   two or more UTF-8 bytes, or one UTF-16 unit.
-    /// - gb18030: four bytes for a character of three UTF-8 bytes or one UTF-16 unit; GBK,
-    ///   which has no four-byte sequences, two (`€` is one byte, 0x80).
-    /// - ISO-2022-JP: a one-byte character can need `ESC ( B` before it (four bytes); a
-    ///   three-byte character `ESC $ B` plus two bytes (five); plus `ESC ( B` at the end
-    ///   (an upper bound; the two functions below have tighter ones for it).
-    fn expansion(&self) -> (usize, usize, usize) {
-        match self {
-            VariantEncoder::Utf8(_) => (1, 3, 0),
-            VariantEncoder::SingleByte(_) | VariantEncoder::XUserDefined(_) => (1, 1, 0),
-            VariantEncoder::Big5(_)
-            | VariantEncoder::EucJp(_)
-            | VariantEncoder::ShiftJis(_)
-            | VariantEncoder::EucKr(_) => (1, 2, 0),
-            VariantEncoder::Gb18030(e) if e.is_gbk() => (1, 2, 0),
-            VariantEncoder::Gb18030(_) => (2, 4, 0),
-            VariantEncoder::Iso2022Jp(_) => (4, 5, 3),
-        }
-    }
-
+    /// - UTF-8: a UTF-8 byte is copied.
+    /// - Single-byte, x-user-defined: at most one byte a character.
+    /// - Big5, EUC-JP, Shift_JIS, EUC-KR, GBK: at most two bytes a character, from two or
+    ///   more UTF-8 bytes (GBK has no four-byte sequences; `€` is one byte, 0x80).
+    /// - gb18030: four bytes for a character of two or more UTF-8 bytes.
+    /// - ISO-2022-JP: the worst text alternates a character in jis0208 (`ESC $ B` and two
+    ///   bytes, from three UTF-8 bytes) and one in ASCII (`ESC ( B` and the byte, from one):
+    ///   nine bytes from four; plus `ESC ( B`, `\` (four from one) first, and `ESC ( B` at
+    ///   the end.
     pub(crate) fn max_buffer_length_from_utf8_without_replacement(
         &self,
         byte_length: usize,
     ) -> Option<usize> {
-        if let VariantEncoder::Iso2022Jp(_) = self {
-            // The worst text alternates a character in jis0208 (`ESC $ B` and two bytes from
-            // three UTF-8 bytes) and one in ASCII (`ESC ( B` and the byte, from one): nine
-            // bytes from four, `ESC ( B`, `\` (four from one) first, and `ESC ( B` at the end.
-            return byte_length.checked_mul(3)?.checked_add(3);
-        }
-        let (per_byte, _, extra) = self.expansion();
-        byte_length.checked_mul(per_byte)?.checked_add(extra)
+        let per_byte = match self {
+            VariantEncoder::Iso2022Jp(_) => return byte_length.checked_mul(3)?.checked_add(3),
+            VariantEncoder::Gb18030(e) if !e.is_gbk() => 2,
+            _ => 1,
+        };
+        byte_length.checked_mul(per_byte)
     }
 
+    /// The most bytes encoding `u16_length` UTF-16 code units can write, without
+    /// replacement: UTF-8 three a unit (four for a pair); single-byte and x-user-defined one;
+    /// Big5, EUC-JP, Shift_JIS, EUC-KR, GBK two; gb18030 four; ISO-2022-JP alternating
+    /// jis0208 (five bytes a unit, with its escape) and ASCII (four), so five for the first
+    /// of every two units and four for the second, and `ESC ( B` at the end.
     pub(crate) fn max_buffer_length_from_utf16_without_replacement(
         &self,
         u16_length: usize,
     ) -> Option<usize> {
-        if let VariantEncoder::Iso2022Jp(_) = self {
-            // Alternating jis0208 (five bytes a unit, with its escape) and ASCII (four): the
-            // first of every two units five, the second four, and `ESC ( B` at the end.
-            return u16_length
-                .checked_mul(4)?
-                .checked_add(u16_length.div_ceil(2))?
-                .checked_add(3);
-        }
-        let (_, per_unit, extra) = self.expansion();
-        u16_length.checked_mul(per_unit)?.checked_add(extra)
+        let per_unit = match self {
+            VariantEncoder::Iso2022Jp(_) => {
+                return u16_length
+                    .checked_mul(4)?
+                    .checked_add(u16_length.div_ceil(2))?
+                    .checked_add(3);
+            }
+            VariantEncoder::Utf8(_) => 3,
+            VariantEncoder::SingleByte(_) | VariantEncoder::XUserDefined(_) => 1,
+            VariantEncoder::Gb18030(e) if !e.is_gbk() => 4,
+            VariantEncoder::Gb18030(_)
+            | VariantEncoder::Big5(_)
+            | VariantEncoder::EucJp(_)
+            | VariantEncoder::ShiftJis(_)
+            | VariantEncoder::EucKr(_) => 2,
+        };
+        u16_length.checked_mul(per_unit)
     }
 }
 

@@ -9,15 +9,7 @@ use crate::codecs::single_byte::SingleByteDecoder;
 use crate::results::{EncoderResult, Status};
 
 /// `0xF780 + byte − 0x80` for every upper byte.
-pub(crate) static TABLE: [u16; 128] = {
-    let mut table = [0u16; 128];
-    let mut i = 0;
-    while i < 128 {
-        table[i] = 0xF780 + i as u16;
-        i += 1;
-    }
-    table
-};
+pub(crate) static TABLE: [u16; 128] = crate::simd::upper_half_from(0xF780);
 
 #[derive(Clone, Copy)]
 pub(crate) struct XUserDefinedDecoder(SingleByteDecoder);

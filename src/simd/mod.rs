@@ -79,6 +79,18 @@ pub(crate) fn write_bytes(dst: &mut OutBytes, src: &[u8]) {
     unsafe { ptr::copy_nonoverlapping(src.as_ptr(), dst.as_mut_ptr().cast::<u8>(), src.len()) }
 }
 
+/// A single-byte index of consecutive code points: byte `0x80 + i` is `first + i`
+/// (x-user-defined's, and Latin1's for `mem`).
+pub(crate) const fn upper_half_from(first: u16) -> [u16; 128] {
+    let mut table = [0u16; 128];
+    let mut i = 0;
+    while i < 128 {
+        table[i] = first + i as u16;
+        i += 1;
+    }
+    table
+}
+
 /// A table the CJK and single-byte kernels look entries up in, by the width of its entries.
 #[derive(Clone, Copy)]
 pub(crate) enum Lookup {

@@ -1015,25 +1015,28 @@ fn utf8_long_ascii_runs() {
     }
 }
 
+/// Byte sequences the UTF-8 validation tests put into text: valid characters, cut ones (a
+/// 2-byte lead alone is caught only by the first byte's lookups), a stray continuation, and
+/// one of each kind of the lookups' pair errors.
+const UTF8_SPECIALS: [&[u8]; 10] = [
+    b"\xC3\xA9",
+    b"\xE6\x97\xA5",
+    b"\xF0\x9F\x98\x80",
+    b"\xE6\x97",
+    b"\xC3",
+    b"\x80",
+    b"\xC1\xBF",
+    b"\xE0\x9F\xBF",
+    b"\xED\xA0\x80",
+    b"\xF4\x90\x80\x80",
+];
+
 /// Inputs long enough for the validator to check the bytes up to the first 64-byte boundary
 /// as a block of their own, at every address modulo 64, with a multi-byte character or an
 /// error at every position of that first block and the next.
 #[test]
 fn utf8_validation_every_alignment() {
-    // Valid characters, cut ones (a 2-byte lead alone is caught only by the first byte's
-    // lookups), a stray continuation, and one of each kind of the lookups' pair errors.
-    let specials: [&[u8]; 10] = [
-        b"\xC3\xA9",
-        b"\xE6\x97\xA5",
-        b"\xF0\x9F\x98\x80",
-        b"\xE6\x97",
-        b"\xC3",
-        b"\x80",
-        b"\xC1\xBF",
-        b"\xE0\x9F\xBF",
-        b"\xED\xA0\x80",
-        b"\xF4\x90\x80\x80",
-    ];
+    let specials = UTF8_SPECIALS;
     let len = 1100;
     let ascii: Vec<u8> = (0..len).map(|i| b'a' + (i % 26) as u8).collect();
     // With an "é" every 61 bytes, the blocks after a special are not ASCII: their own
@@ -1078,16 +1081,7 @@ fn utf8_validation_every_alignment() {
 /// scalar kernels, which equal std.
 #[test]
 fn utf8_validation_mixed_ascii_blocks() {
-    let specials: [&[u8]; 8] = [
-        b"\xE6\x97\xA5",
-        b"\xE6\x97",
-        b"\xC3",
-        b"\x80",
-        b"\xC1\xBF",
-        b"\xE0\x9F\xBF",
-        b"\xED\xA0\x80",
-        b"\xF4\x90\x80\x80",
-    ];
+    let specials = UTF8_SPECIALS;
     const BLOCKS: usize = 40;
     let len = BLOCKS * 64;
     let mut rng = Rng(0x5EED_B10C);
