@@ -13,17 +13,21 @@
 //! encoding. Its value then goes through the Encoding Standard's "get an encoding"
 //! ([`Encoding::for_label`]).
 //!
-//! Only one header value is parsed: combining several `Content-Type` headers (Fetch's
-//! "extract a MIME type") and the HTML Standard's own rules (`<meta charset>`, UTF-16 labels
-//! meaning UTF-8 in documents) are the caller's.
+//! A header list's several `Content-Type` values (several headers, or values separated by
+//! commas) are combined as Fetch's "extract a MIME type" does by [`ContentType::extract`] and
+//! [`charset_from_content_types`], and, with the `http` feature, from an
+//! `http::HeaderMap` by [`content_type`] and [`decode_with_headers`].
+//! The HTML Standard's own rules (`<meta charset>`, UTF-16 labels meaning UTF-8 in documents)
+//! are the caller's.
 //!
-//! No dependency, no allocation except [`decode_body`]'s output (the `alloc` feature).
+//! [`charset_from_content_type`] neither allocates nor depends on anything; the rest needs the
+//! `alloc` feature (and `http` the `http` crate).
 
 use crate::Encoding;
 #[cfg(feature = "alloc")]
 use crate::UTF_8;
 #[cfg(feature = "alloc")]
-use alloc::borrow::Cow;
+use alloc::{borrow::Cow, string::String};
 
 /// HTTP whitespace: tab, LF, CR, space.
 fn is_http_whitespace(b: u8) -> bool {
@@ -134,20 +138,24 @@ fn get_encoding(value: Value<'_>) -> Option<&'static Encoding> {
     Encoding::for_label(&buf[..len])
 }
 
-/// The encoding named by the `charset` parameter of a `Content-Type` header value, parsed as
-/// the MIME Sniffing Standard parses a MIME type (see the [module docs](self)). `None` if the
-/// value is not a MIME type, has no `charset` parameter, or its first valid `charset` is not
-/// a label of an encoding.
-///
-/// ```
-/// use simdenc::http::charset_from_content_type;
-/// assert_eq!(charset_from_content_type(b"text/html; charset=Shift_JIS"), Some(simdenc::SHIFT_JIS));
-/// assert_eq!(charset_from_content_type(b"text/plain;charset=\"utf\\-8\""), Some(simdenc::UTF_8));
-/// assert_eq!(charset_from_content_type(b"text/html; charset=latin1; charset=utf-8"), Some(simdenc::WINDOWS_1252));
-/// assert_eq!(charset_from_content_type(b"text/html"), None);
-/// assert_eq!(charset_from_content_type(b"charset=utf-8"), None); // not a MIME type
-/// ```
-pub fn charset_from_content_type(value: &[u8]) -> Option<&'static Encoding> {
+/// A parsed MIME type, borrowing its input: the type and subtype (not yet lowercased) and the
+/// first `charset` parameter that the parser keeps, still escaped.
+struct Parsed<'a> {
+    kind: &'a [u8],
+    subtype: &'a [u8],
+    charset: Option<Value<'a>>,
+}
+
+impl Parsed<'_> {
+    /// Whether the essence is `*/*` (which Fetch's "extract a MIME type" skips).
+    fn is_any(&self) -> bool {
+        self.kind == b"*" && self.subtype == b"*"
+    }
+}
+
+/// The MIME Sniffing Standard's "parse a MIME type", keeping of the parameters only the one
+/// that matters here, `charset` (the first valid one).
+fn parse(value: &[u8]) -> Option<Parsed<'_>> {
     let value = trim_end(trim_start(value));
     let slash = value.iter().position(|&b| b == b'/')?;
     let kind = &value[..slash];
@@ -160,6 +168,11 @@ pub fn charset_from_content_type(value: &[u8]) -> Option<&'static Encoding> {
     if subtype.is_empty() || !subtype.iter().all(|&b| is_token(b)) {
         return None;
     }
+    let mut parsed = Parsed {
+        kind,
+        subtype,
+        charset: None,
+    };
     // At a `;` or the end.
     let mut input = &rest[semicolon..];
     while let [_, after @ ..] = input {
@@ -191,10 +204,265 @@ pub fn charset_from_content_type(value: &[u8]) -> Option<&'static Encoding> {
             continue;
         }
         if name.eq_ignore_ascii_case(b"charset") {
-            return get_encoding(value);
+            // The first one kept wins; the other parameters do not matter here.
+            parsed.charset = Some(value);
+            break;
         }
     }
-    None
+    Some(parsed)
+}
+
+/// The encoding named by the `charset` parameter of a `Content-Type` header value, parsed as
+/// the MIME Sniffing Standard parses a MIME type (see the [module docs](self)). `None` if the
+/// value is not a MIME type, has no `charset` parameter, or its first valid `charset` is not
+/// a label of an encoding. For a response with several `Content-Type` headers (or values
+/// separated by commas), [`charset_from_content_types`] or, with the `http` feature,
+/// [`content_type`] do what Fetch does.
+///
+/// ```
+/// use simdenc::http::charset_from_content_type;
+/// assert_eq!(charset_from_content_type(b"text/html; charset=Shift_JIS"), Some(simdenc::SHIFT_JIS));
+/// assert_eq!(charset_from_content_type(b"text/plain;charset=\"utf\\-8\""), Some(simdenc::UTF_8));
+/// assert_eq!(charset_from_content_type(b"text/html; charset=latin1; charset=utf-8"), Some(simdenc::WINDOWS_1252));
+/// assert_eq!(charset_from_content_type(b"text/html"), None);
+/// assert_eq!(charset_from_content_type(b"charset=utf-8"), None); // not a MIME type
+/// ```
+pub fn charset_from_content_type(value: &[u8]) -> Option<&'static Encoding> {
+    get_encoding(parse(value)?.charset?)
+}
+
+/// Fetch's "getting, decoding, and splitting" of a header value: the values separated by
+/// commas outside quoted strings, each with tabs and spaces trimmed. Bytes stand for the code
+/// points of the same value (isomorphic decoding), so nothing is decoded.
+fn split_values(value: &[u8]) -> impl Iterator<Item = &[u8]> {
+    let mut rest = Some(value);
+    core::iter::from_fn(move || {
+        let input = rest?;
+        let mut i = 0;
+        loop {
+            i += find(&input[i..], b"\",");
+            match input.get(i) {
+                // "Collect an HTTP quoted string" (its value not extracted): through the
+                // closing quote, or to the end.
+                Some(b'"') => i += quoted_len(&input[i..]),
+                Some(_) => {
+                    rest = Some(&input[i + 1..]);
+                    break;
+                }
+                None => {
+                    rest = None;
+                    break;
+                }
+            }
+        }
+        let trimmed = |b: &u8| !matches!(b, b'\t' | b' ');
+        let item = &input[..i];
+        let start = item.iter().position(trimmed).unwrap_or(item.len());
+        let end = item.iter().rposition(trimmed).map_or(start, |e| e + 1);
+        Some(&item[start..end])
+    })
+}
+
+/// The `Content-Type` of a header list as Fetch's "extract a MIME type" takes it: the
+/// essence (`type/subtype`, lowercase) and the value of its `charset` parameter. Only these
+/// two are kept; the other parameters are dropped.
+///
+/// ```
+/// use simdenc::http::ContentType;
+/// let ct = ContentType::extract([&b"text/html; charset=gbk"[..], b"text/html"]).unwrap();
+/// assert_eq!((ct.essence(), ct.charset(), ct.encoding()), ("text/html", Some("gbk"), Some(simdenc::GBK)));
+/// ```
+#[cfg(feature = "alloc")]
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ContentType {
+    essence: String,
+    charset: Option<String>,
+}
+
+#[cfg(feature = "alloc")]
+impl ContentType {
+    /// Parses one `Content-Type` value as the MIME Sniffing Standard's "parse a MIME type"
+    /// does (see the [module docs](self)); `None` if it is not a MIME type. Commas are not
+    /// special here: see [`ContentType::extract`] for a header's value.
+    ///
+    /// ```
+    /// use simdenc::http::ContentType;
+    /// let ct = ContentType::parse(b"Text/HTML; Charset=\"Shift_JIS\"").unwrap();
+    /// assert_eq!((ct.essence(), ct.charset()), ("text/html", Some("Shift_JIS")));
+    /// assert_eq!(ContentType::parse(b"text/html, text/plain"), None);
+    /// ```
+    pub fn parse(value: &[u8]) -> Option<Self> {
+        parse(value).map(|parsed| Self::from(&parsed))
+    }
+
+    /// Fetch's "extract a MIME type" over the values of a header list's `Content-Type`
+    /// headers, in order: their values joined with `", "` (as "get" does), split at commas
+    /// outside quoted strings, each parsed as a MIME type; failures and `*/*` skipped; the
+    /// last one wins, with the `charset` of the last one before it of the same essence if it
+    /// has none of its own. `None` if no value is a MIME type (or there is no value).
+    ///
+    /// ```
+    /// use simdenc::http::ContentType;
+    /// let essence_and_charset = |values: &[&str]| {
+    ///     let ct = ContentType::extract(values.iter().map(|v| v.as_bytes()))?;
+    ///     Some((ct.essence().to_owned(), ct.charset().map(str::to_owned)))
+    /// };
+    /// let pair = |e: &str, c: Option<&str>| Some((e.to_owned(), c.map(str::to_owned)));
+    /// // Fetch's own examples.
+    /// assert_eq!(essence_and_charset(&["text/plain;charset=gbk, text/html"]), pair("text/html", None));
+    /// assert_eq!(essence_and_charset(&["text/html;charset=gbk;a=b, text/html;x=y"]), pair("text/html", Some("gbk")));
+    /// assert_eq!(essence_and_charset(&["text/html;charset=gbk;a=b", "text/html;x=y"]), pair("text/html", Some("gbk")));
+    /// assert_eq!(essence_and_charset(&["text/html;charset=gbk", "x/x", "text/html;x=y"]), pair("text/html", None));
+    /// assert_eq!(essence_and_charset(&["text/html", "cannot-parse"]), pair("text/html", None));
+    /// assert_eq!(essence_and_charset(&["text/html", "*/*"]), pair("text/html", None));
+    /// assert_eq!(essence_and_charset(&["text/html", ""]), pair("text/html", None));
+    /// assert_eq!(essence_and_charset(&[]), None);
+    /// ```
+    pub fn extract<'a, I>(values: I) -> Option<Self>
+    where
+        I: IntoIterator<Item = &'a [u8]>,
+    {
+        let mut values = values.into_iter();
+        let first = values.next()?;
+        // "Get": the values combined with ", ", which only one header does not need.
+        let joined;
+        let combined = match values.next() {
+            None => first,
+            Some(second) => {
+                let mut all = first.to_vec();
+                for value in core::iter::once(second).chain(values) {
+                    all.extend_from_slice(b", ");
+                    all.extend_from_slice(value);
+                }
+                joined = all;
+                &joined[..]
+            }
+        };
+        // 1-3. charset, essence and mimeType are null.
+        let mut charset: Option<Value<'_>> = None;
+        let mut essence: Option<(&[u8], &[u8])> = None;
+        let mut mime_type: Option<Parsed<'_>> = None;
+        // 4-6. For each value of the split header value:
+        for value in split_values(combined) {
+            // 6.1-6.2. Parse it; skip failures and */*.
+            let Some(mut parsed) = parse(value).filter(|p| !p.is_any()) else {
+                continue;
+            };
+            let same_essence = essence.is_some_and(|(kind, subtype)| {
+                kind.eq_ignore_ascii_case(parsed.kind) && subtype.eq_ignore_ascii_case(parsed.subtype)
+            });
+            if !same_essence {
+                // 6.4. A new essence: its own charset, if any.
+                charset = parsed.charset;
+                essence = Some((parsed.kind, parsed.subtype));
+            } else if parsed.charset.is_none() {
+                // 6.5. The same essence without a charset: the one before carries over.
+                parsed.charset = charset;
+            }
+            // 6.3. (A step that only sets mimeType; done last here, where the borrow ends.)
+            mime_type = Some(parsed);
+        }
+        // 7-8.
+        mime_type.map(|parsed| Self::from(&parsed))
+    }
+
+    /// The essence: `type/subtype`, ASCII lowercase.
+    pub fn essence(&self) -> &str {
+        &self.essence
+    }
+
+    /// The value of the `charset` parameter, unescaped if it was quoted, its bytes above 0x7F
+    /// taken as the code points of the same value (isomorphic decoding).
+    pub fn charset(&self) -> Option<&str> {
+        self.charset.as_deref()
+    }
+
+    /// The encoding the `charset` parameter names (the Encoding Standard's "get an encoding";
+    /// Fetch's "legacy extract an encoding" without its fallback): `None` without a `charset`
+    /// or if it is not a label.
+    pub fn encoding(&self) -> Option<&'static Encoding> {
+        Encoding::for_label(self.charset()?.as_bytes())
+    }
+}
+
+#[cfg(feature = "alloc")]
+impl From<&Parsed<'_>> for ContentType {
+    fn from(parsed: &Parsed<'_>) -> Self {
+        let mut essence = String::with_capacity(parsed.kind.len() + 1 + parsed.subtype.len());
+        for &b in parsed.kind.iter().chain(b"/").chain(parsed.subtype) {
+            // Token code points: ASCII.
+            essence.push(char::from(b.to_ascii_lowercase()));
+        }
+        let charset = parsed
+            .charset
+            .map(|value| value.bytes().map(char::from).collect());
+        Self { essence, charset }
+    }
+}
+
+/// The encoding Fetch's "legacy extract an encoding" finds in the `Content-Type` values of a
+/// header list ([`ContentType::extract`], then "get an encoding" of its `charset`), `None`
+/// where Fetch would return the fallback encoding.
+///
+/// ```
+/// use simdenc::http::charset_from_content_types;
+/// let values = [&b"text/html; charset=windows-1251"[..], b"text/html"];
+/// assert_eq!(charset_from_content_types(values), Some(simdenc::WINDOWS_1251));
+/// let values = [&b"text/html; charset=windows-1251"[..], b"text/plain"];
+/// assert_eq!(charset_from_content_types(values), None);
+/// ```
+#[cfg(feature = "alloc")]
+pub fn charset_from_content_types<'a, I>(values: I) -> Option<&'static Encoding>
+where
+    I: IntoIterator<Item = &'a [u8]>,
+{
+    ContentType::extract(values)?.encoding()
+}
+
+/// The `Content-Type` of an [`http::HeaderMap`] (every `Content-Type`
+/// header, in order), as Fetch's "extract a MIME type" takes it ([`ContentType::extract`]).
+///
+/// ```
+/// use http::header::{CONTENT_TYPE, HeaderMap, HeaderValue};
+/// let mut headers = HeaderMap::new();
+/// headers.append(CONTENT_TYPE, HeaderValue::from_static("text/html; charset=EUC-KR"));
+/// headers.append(CONTENT_TYPE, HeaderValue::from_static("text/html"));
+/// let ct = simdenc::http::content_type(&headers).unwrap();
+/// assert_eq!((ct.essence(), ct.encoding()), ("text/html", Some(simdenc::EUC_KR)));
+/// ```
+#[cfg(feature = "http")]
+pub fn content_type(headers: &::http::HeaderMap) -> Option<ContentType> {
+    ContentType::extract(
+        headers
+            .get_all(::http::header::CONTENT_TYPE)
+            .iter()
+            .map(::http::HeaderValue::as_bytes),
+    )
+}
+
+/// [`decode_body`] with the `Content-Type` headers of an [`http::HeaderMap`]
+/// (Fetch's "extract a MIME type" over all of them, [`content_type`]): a byte order mark
+/// first, then their `charset`, then UTF-8.
+///
+/// ```
+/// use http::{Response, header::CONTENT_TYPE};
+/// let response = Response::builder()
+///     .header(CONTENT_TYPE, "text/plain; charset=Shift_JIS")
+///     .body(b"\x93\xfa\x96\x7b".to_vec())
+///     .unwrap();
+/// let (text, encoding) = simdenc::http::decode_with_headers(response.body(), response.headers());
+/// assert_eq!((&*text, encoding), ("日本", simdenc::SHIFT_JIS));
+/// ```
+#[cfg(feature = "http")]
+pub fn decode_with_headers<'a>(
+    body: &'a [u8],
+    headers: &::http::HeaderMap,
+) -> (Cow<'a, str>, &'static Encoding) {
+    let fallback = content_type(headers)
+        .and_then(|ct| ct.encoding())
+        .unwrap_or(UTF_8);
+    let (text, encoding, _) = fallback.decode(body);
+    (text, encoding)
 }
 
 /// Decodes an HTTP body as the Encoding Standard's "decode" does, with the encoding of the
@@ -337,5 +605,168 @@ mod tests {
             ("€".into(), WINDOWS_1252)
         );
         assert_eq!(decode_body(b"", None), ("".into(), UTF_8));
+    }
+
+    #[test]
+    fn split_values_as_fetch_does() {
+        fn split(value: &[u8]) -> Vec<&[u8]> {
+            split_values(value).collect()
+        }
+        let cases: &[(&[u8], &[&[u8]])] = &[
+            (b"", &[b""]),
+            (b"a", &[b"a"]),
+            (b" \ta\t ", &[b"a"]),
+            (b"\r\na\n", &[b"\r\na\n"]), // only tabs and spaces are trimmed
+            (b"a,b", &[b"a", b"b"]),
+            (b"a,,b,", &[b"a", b"", b"b", b""]),
+            (b"a, \"b,c\" , d", &[b"a", b"\"b,c\"", b"d"]),
+            (b"x=\"b\\\",c\", d", &[b"x=\"b\\\",c\"", b"d"]),
+            (b"x=\"b\\", &[b"x=\"b\\"]),
+            (b"x=\"unterminated, y", &[b"x=\"unterminated, y"]),
+            (b"x=\"a\"b,c", &[b"x=\"a\"b", b"c"]),
+        ];
+        for &(value, expected) in cases {
+            assert_eq!(split(value), expected, "{:?}", String::from_utf8_lossy(value));
+        }
+    }
+
+    #[test]
+    fn extract_as_fetch_does() {
+        let extract = |values: &[&[u8]]| {
+            ContentType::extract(values.iter().copied())
+                .map(|ct| (ct.essence().to_owned(), ct.charset().map(str::to_owned)))
+        };
+        let some = |e: &str, c: Option<&str>| Some((e.to_owned(), c.map(str::to_owned)));
+        type Essence = Option<(String, Option<String>)>;
+        let cases: &[(&[&[u8]], Essence)] = &[
+            (
+                &[b"TEXT/HTML;charset=gbk", b"text/html"],
+                some("text/html", Some("gbk")),
+            ),
+            (
+                &[b"text/html;charset=gbk, text/html;charset=big5"],
+                some("text/html", Some("big5")),
+            ),
+            (
+                &[b"text/html;charset=\"gbk,x\""],
+                some("text/html", Some("gbk,x")),
+            ),
+            (
+                &[b"text/html;charset=\"a\\\"b\""],
+                some("text/html", Some("a\"b")),
+            ),
+            (&[b"text/html;charset=\xE9"], some("text/html", Some("\u{E9}"))),
+            (
+                &[b"text/html;charset=gbk", b"*/*;charset=big5"],
+                some("text/html", Some("gbk")),
+            ),
+            (
+                &[b"text/html;charset=gbk", b"text/plain", b"text/html"],
+                some("text/html", None),
+            ),
+            (
+                &[b"text/html;charset=gbk", b"text/html;charset=bogus"],
+                some("text/html", Some("bogus")),
+            ),
+            (
+                &[b"text/html;charset=\"unterminated", b"text/plain"],
+                some("text/html", Some("unterminated, text/plain")),
+            ),
+            (&[b"", b""], None),
+            (&[b"*/*"], None),
+            (&[b"nope", b"text/"], None),
+        ];
+        for (values, expected) in cases {
+            assert_eq!(&extract(values), expected, "{values:?}");
+        }
+        assert_eq!(charset_from_content_types([&b"a/b;charset=bogus"[..]]), None);
+        assert_eq!(charset_from_content_types([&b"a/b;charset=\"gbk,x\""[..]]), None);
+        assert_eq!(
+            charset_from_content_types([&b"a/b;charset=sjis"[..], b"A/B"]),
+            Some(SHIFT_JIS)
+        );
+        assert_eq!(charset_from_content_types(core::iter::empty()), None);
+    }
+
+    /// Generated values over a small alphabet: one value without a comma or quote is what
+    /// [`charset_from_content_type`] and [`ContentType::parse`] find, and joining values
+    /// into one header with commas is the same as giving them as separate headers.
+    #[test]
+    fn one_value_and_many_agree() {
+        const ALPHABET: &[u8] = b"tx/;= \t,\"\\csharetCHARSETgbk8\xE9*";
+        // Deterministic xorshift, so that failures reproduce.
+        let mut state = 0x5eed_cafe_u64;
+        let mut rng = move || {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            state
+        };
+        let mut value = || -> Vec<u8> {
+            let len = (rng() % 24) as usize;
+            let mut v: Vec<u8> = match rng() % 3 {
+                0 => b"text/html;charset=".to_vec(),
+                1 => b"text/x;".to_vec(),
+                _ => Vec::new(),
+            };
+            v.extend((0..len).map(|_| ALPHABET[(rng() % ALPHABET.len() as u64) as usize]));
+            v
+        };
+        for _ in 0..20_000 {
+            let a = value();
+            let b = value();
+            if !a.contains(&b',') && !a.contains(&b'"') {
+                let parsed = ContentType::parse(&a);
+                assert_eq!(
+                    ContentType::extract([&a[..]]).filter(|ct| ct.essence() != "*/*"),
+                    parsed.clone().filter(|ct| ct.essence() != "*/*"),
+                    "{a:?}"
+                );
+                assert_eq!(
+                    parsed.and_then(|ct| ct.encoding()),
+                    charset_from_content_type(&a),
+                    "{a:?}"
+                );
+            }
+            let mut joined = a.clone();
+            joined.extend_from_slice(b", ");
+            joined.extend_from_slice(&b);
+            assert_eq!(
+                ContentType::extract([&a[..], &b[..]]),
+                ContentType::extract([&joined[..]])
+            );
+        }
+    }
+
+    #[cfg(feature = "http")]
+    #[test]
+    fn header_maps() {
+        use ::http::header::{CONTENT_LENGTH, CONTENT_TYPE, HeaderMap, HeaderValue};
+        let mut headers = HeaderMap::new();
+        assert_eq!(content_type(&headers), None);
+        assert_eq!(decode_with_headers(b"\xE9", &headers), ("\u{FFFD}".into(), UTF_8));
+        headers.insert(CONTENT_LENGTH, HeaderValue::from_static("1"));
+        headers.append(
+            CONTENT_TYPE,
+            HeaderValue::from_static("text/plain; charset=latin2"),
+        );
+        assert_eq!(decode_with_headers(b"\xE9", &headers), ("é".into(), ISO_8859_2));
+        headers.append(CONTENT_TYPE, HeaderValue::from_static("text/plain"));
+        assert_eq!(decode_with_headers(b"\xE9", &headers), ("é".into(), ISO_8859_2));
+        assert_eq!(
+            decode_with_headers(b"\xFF\xFEa\0", &headers),
+            ("a".into(), UTF_16LE)
+        );
+        headers.append(
+            CONTENT_TYPE,
+            HeaderValue::from_bytes(b"text/html; charset=\"\xE9\"").unwrap(),
+        );
+        assert_eq!(content_type(&headers).unwrap().charset(), Some("\u{E9}"));
+        assert_eq!(decode_with_headers(b"\xE9", &headers), ("\u{FFFD}".into(), UTF_8));
+        headers.append(
+            CONTENT_TYPE,
+            HeaderValue::from_static("text/html, text/html;charset=windows-1252"),
+        );
+        assert_eq!(decode_with_headers(b"\x80", &headers), ("€".into(), WINDOWS_1252));
     }
 }

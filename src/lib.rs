@@ -12,8 +12,9 @@
 //!   test an implementation against it.
 //! - [`mem`]: encoding_rs's `mem` module, conversions between UTF-8, UTF-16 and Latin1 in
 //!   memory and checks for text that needs no bidi processing, at the kernels' speed.
-//! - [`http`]: the encoding of an HTTP body, from the `charset` of a `Content-Type` value
-//!   parsed as the MIME Sniffing Standard does, and the standard's "decode" with it.
+//! - [`http`]: the encoding of an HTTP body, from the `charset` of its `Content-Type` (parsed
+//!   as the MIME Sniffing Standard does, several headers combined as Fetch does; an
+//!   `http::HeaderMap` with the `http` feature), and the standard's "decode" with it.
 //!
 //! ```
 //! use simdenc::{spec, Encoding};
