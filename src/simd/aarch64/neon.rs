@@ -267,6 +267,79 @@ unsafe fn bytes_from(v: uint8x16_t, s: usize) -> u32 {
 /// The transcoders' 16-byte lane is the NEON vector itself.
 impl TranscodeVector for uint8x16_t {
     type Lane = uint8x16_t;
+
+    #[inline(always)]
+    unsafe fn load_units(src: *const u8, be: bool) -> Self {
+        // SAFETY: caller guarantees 16 readable bytes.
+        unsafe {
+            let v = vld1q_u8(src);
+            if be { vrev16q_u8(v) } else { v }
+        }
+    }
+    #[inline(always)]
+    unsafe fn load_narrow_ascii_units(src: *const u8, be: bool) -> Option<Self> {
+        // SAFETY: caller guarantees 32 readable bytes. `vld2q_u8` deinterleaves: the first
+        // byte of every unit, then the second.
+        unsafe {
+            let v = vld2q_u8(src);
+            let (low, high) = if be { (v.1, v.0) } else { (v.0, v.1) };
+            if vmaxvq_u8(vorrq_u8(high, vandq_u8(low, vdupq_n_u8(0x80)))) != 0 {
+                return None;
+            }
+            Some(low)
+        }
+    }
+    #[inline(always)]
+    unsafe fn splat16(u: u16) -> Self {
+        // SAFETY: NEON is baseline.
+        unsafe { <Self as Lane>::splat16(u) }
+    }
+    #[inline(always)]
+    unsafe fn shl16<const N: i32>(self) -> Self {
+        // SAFETY: NEON is baseline.
+        unsafe { <Self as Lane>::shl16::<N>(self) }
+    }
+    #[inline(always)]
+    unsafe fn shr16<const N: i32>(self) -> Self {
+        // SAFETY: NEON is baseline.
+        unsafe { <Self as Lane>::shr16::<N>(self) }
+    }
+    #[inline(always)]
+    unsafe fn eq16(self, other: Self) -> Self {
+        // SAFETY: NEON is baseline.
+        unsafe { <Self as Lane>::eq16(self, other) }
+    }
+    #[inline(always)]
+    unsafe fn below16(self, bound: u16) -> Self {
+        // SAFETY: NEON is baseline.
+        unsafe { <Self as Lane>::below16(self, bound) }
+    }
+    #[inline(always)]
+    unsafe fn blend(mask: Self, a: Self, b: Self) -> Self {
+        // SAFETY: NEON is baseline.
+        unsafe { vbslq_u8(mask, a, b) }
+    }
+    #[inline(always)]
+    unsafe fn lane_bits16(self) -> u64 {
+        // SAFETY: NEON is baseline.
+        unsafe { u64::from(<Self as Lane>::lane_bits16(self)) }
+    }
+    #[inline(always)]
+    unsafe fn unit_pair_bits(a: Self, b: Self) -> u64 {
+        const EVEN: [u16; 8] = [1, 1 << 2, 1 << 4, 1 << 6, 1 << 8, 1 << 10, 1 << 12, 1 << 14];
+        const ODD: [u16; 8] = [1 << 1, 1 << 3, 1 << 5, 1 << 7, 1 << 9, 1 << 11, 1 << 13, 1 << 15];
+        // SAFETY: `EVEN` and `ODD` are 8 readable u16; NEON is baseline. The weighed bits
+        // are distinct, so their sum is their or.
+        unsafe {
+            let a = vandq_u16(vreinterpretq_u16_u8(a), vld1q_u16(EVEN.as_ptr()));
+            let b = vandq_u16(vreinterpretq_u16_u8(b), vld1q_u16(ODD.as_ptr()));
+            u64::from(vaddvq_u16(vorrq_u16(a, b)))
+        }
+    }
+    #[inline(always)]
+    unsafe fn lane(self, _j: usize) -> Self {
+        self
+    }
 }
 
 impl Lane for uint8x16_t {

@@ -17,9 +17,73 @@ use super::super::vector::Vector;
 use super::utf8::Utf8Vector;
 
 /// A vector that the transcoders validate and copy ASCII with, and its 16-byte [`Lane`].
+///
+/// The methods below treat the vector as `LANES / 2` UTF-16 code units (u16 lanes), for the
+/// whole-vector steps of `utf16_to_utf8`; their contract is [`Vector`]'s.
 pub(crate) trait TranscodeVector: Utf8Vector {
     /// The 16-byte vector of the same instruction set.
     type Lane: Lane;
+
+    /// Loads `LANES` bytes of UTF-16 (big-endian if `be`) as `LANES / 2` units, little-endian.
+    ///
+    /// # Safety
+    /// - The ISA is enabled in the caller.
+    /// - `src` is valid for reading `LANES` bytes.
+    unsafe fn load_units(src: *const u8, be: bool) -> Self;
+    /// Loads `2 * LANES` bytes of UTF-16 (big-endian if `be`), and if all `LANES` units are
+    /// below 0x80, returns them narrowed to bytes.
+    ///
+    /// # Safety
+    /// - The ISA is enabled in the caller.
+    /// - `src` is valid for reading `2 * LANES` bytes.
+    unsafe fn load_narrow_ascii_units(src: *const u8, be: bool) -> Option<Self>;
+    /// Every u16 lane `u`.
+    ///
+    /// # Safety
+    /// The ISA is enabled in the caller.
+    unsafe fn splat16(u: u16) -> Self;
+    /// Each u16 lane shifted left by `N` (1..=15).
+    ///
+    /// # Safety
+    /// The ISA is enabled in the caller.
+    unsafe fn shl16<const N: i32>(self) -> Self;
+    /// Each u16 lane shifted right by `N` (1..=15), zeros shifted in.
+    ///
+    /// # Safety
+    /// The ISA is enabled in the caller.
+    unsafe fn shr16<const N: i32>(self) -> Self;
+    /// 0xFFFF in the u16 lanes equal to those of `other`, 0 elsewhere.
+    ///
+    /// # Safety
+    /// The ISA is enabled in the caller.
+    unsafe fn eq16(self, other: Self) -> Self;
+    /// 0xFFFF in the u16 lanes below `bound` (unsigned; `bound >= 1`), 0 elsewhere.
+    ///
+    /// # Safety
+    /// The ISA is enabled in the caller.
+    unsafe fn below16(self, bound: u16) -> Self;
+    /// Per bit: `a` where `mask` is set, else `b`.
+    ///
+    /// # Safety
+    /// The ISA is enabled in the caller.
+    unsafe fn blend(mask: Self, a: Self, b: Self) -> Self;
+    /// For a mask of u16 lanes (each 0 or 0xFFFF): bit `16 * j + k` set if u16 lane `k` of
+    /// the 16-byte lane `j` is (bits `16 * j + 8..16 * j + 16` clear).
+    ///
+    /// # Safety
+    /// The ISA is enabled in the caller.
+    unsafe fn lane_bits16(self) -> u64;
+    /// For two masks of u16 lanes: bit `2 * k` set if u16 lane `k` of `a` is, bit `2 * k + 1`
+    /// if that of `b` is (so the bits of 4 units are one byte).
+    ///
+    /// # Safety
+    /// The ISA is enabled in the caller.
+    unsafe fn unit_pair_bits(a: Self, b: Self) -> u64;
+    /// The 16-byte lane `j` (`j < LANES / 16`).
+    ///
+    /// # Safety
+    /// The ISA is enabled in the caller.
+    unsafe fn lane(self, j: usize) -> Self::Lane;
 }
 
 /// The 16-byte operations of the transcoders, beyond those of [`Vector`] (loads, stores,

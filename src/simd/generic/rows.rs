@@ -7,7 +7,8 @@
 pub(crate) const NONE: u8 = 0xFF;
 
 /// How many leading bytes of lane `k` the pattern `i` keeps (bit `k` of `i` is the lane's
-/// first flag, bit `k + 4` its second, for the u32-lane forms).
+/// first flag, bit `k + 4` its second, for the u32-lane forms but `ThreeLessPairs`, whose
+/// flags are bits `2k` and `2k + 1`).
 #[derive(Clone, Copy)]
 pub(crate) enum Keep {
     /// Eight u16 lanes: one byte where bit `k` is set, else two (UTF-16 units to UTF-8 of
@@ -18,6 +19,9 @@ pub(crate) enum Keep {
     TwoOrNone,
     /// Four u32 lanes: `1 + bit k + bit k+4` bytes (UTF-8 of one to three bytes).
     OneToThree,
+    /// Four u32 lanes: `3 - bit 2k - bit 2k+1` bytes (UTF-8 of one to three bytes, by
+    /// whether the unit is below 0x80 and below 0x800).
+    ThreeLessPairs,
     /// Four u32 lanes: none where bit `k` is clear, else three where bit `k + 4` is set and
     /// one where it is not (a dropped byte, an ASCII byte or a character's UTF-8; the AVX2
     /// pair kernel).
@@ -30,7 +34,7 @@ impl Keep {
     const fn width(self) -> usize {
         match self {
             Keep::OneOrTwo | Keep::TwoOrNone => 2,
-            Keep::OneToThree | Keep::NoneOneOrThree => 4,
+            Keep::OneToThree | Keep::ThreeLessPairs | Keep::NoneOneOrThree => 4,
         }
     }
 
@@ -42,6 +46,7 @@ impl Keep {
             Keep::OneOrTwo => 2 - first,
             Keep::TwoOrNone => 2 * first,
             Keep::OneToThree => 1 + first + second,
+            Keep::ThreeLessPairs => 3 - ((i >> (2 * k)) & 1) - ((i >> (2 * k + 1)) & 1),
             Keep::NoneOneOrThree => first * (1 + 2 * second),
         }
     }

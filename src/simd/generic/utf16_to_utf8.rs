@@ -339,6 +339,144 @@ unsafe fn convert8<L: Lane, const PAIRS: bool>(u: L) -> Option<Step<L>> {
     }
 }
 
+/// By `bits` (bit `2k`: unit k is below 0x80, bit `2k + 1`: below 0x800, 4 units): the bytes
+/// of the u32 lanes to keep, `3 - bit 2k - bit 2k+1` of lane k, and their number.
+static ROWS123_PAIRS: ([[u8; 16]; 256], [u8; 256]) = compact_rows(Keep::ThreeLessPairs);
+
+/// Bytes of output a block needs room for: `LANES / 2` units of 3 bytes, then the garbage of
+/// its last 16-byte store (at most 16).
+const fn block_room(lanes: usize) -> usize {
+    3 * lanes / 2 + 16
+}
+
+/// Whether the block of `V::LANES / 2` units from unit `at` of the UTF-16 bytes at `src` (`be`
+/// as in [`TranscodeVector::load_units`]) has no surrogate.
+///
+/// # Safety
+/// - The ISA of `V` is enabled in the caller.
+/// - `src` is valid for reading `2 * at + V::LANES` bytes.
+#[inline(always)]
+unsafe fn block_convertible<V: TranscodeVector>(src: *const u8, at: usize, be: bool) -> bool {
+    // SAFETY: `V::LANES` readable bytes from `2 * at`; ISA enabled per contract.
+    unsafe {
+        let u = V::load_units(src.add(2 * at), be);
+        !u.and(V::splat16(0xF800)).eq16(V::splat16(0xD800)).any()
+    }
+}
+
+/// Converts the `V::LANES / 2` units of `u`, none a surrogate, to UTF-8 at `dst` with 16-byte
+/// stores of its 16-byte lanes (2 or 4 pieces); returns the number of bytes. The last store
+/// leaves garbage after them: fewer than 16 bytes, so a block stored after it covers it.
+///
+/// # Safety
+/// - The ISA of `V` is enabled in the caller.
+/// - No unit of `u` is a surrogate.
+/// - `dst` is valid for writing `block_room(V::LANES)` bytes.
+#[inline(always)]
+unsafe fn block<V: TranscodeVector>(u: V, dst: *mut u8) -> usize {
+    let lanes = V::LANES / 16;
+    // SAFETY: register operations and stores of 16 bytes from `at`; `at` grows by at most 16
+    // per piece (2 per unit of 8, or 3 per unit of 4, minus the ones kept short), the last
+    // piece is stored from at most `3 * LANES / 2 - 4` (or `- 8`) and ends within
+    // `block_room(LANES)`, per contract; ISA enabled per contract.
+    unsafe {
+        let below80 = u.below16(0x80);
+        // The trailing byte of a 2- or 3-byte character: 0x80 | u & 0x3F.
+        let last = u.and(V::splat16(0x3F)).or(V::splat16(0x80));
+        // (0xC0 | u >> 6, last) for u < 0x800.
+        let pair = u.shr16::<6>().or(V::splat16(0xC0)).or(last.shl16::<8>());
+        let mut at = 0;
+        if !u.and(V::splat16(0xF800)).any() {
+            // 1 or 2 bytes a unit: a row per 8 units, by `one`.
+            let v = V::blend(below80, u, pair);
+            let bits = below80.lane_bits16();
+            for j in 0..lanes {
+                let one = (bits >> (16 * j)) as u8;
+                v.lane(j).shuffle(&ROWS12[usize::from(one)]).store(dst.add(at));
+                at += 16 - one.count_ones() as usize;
+            }
+            return at;
+        }
+        let below800 = u.below16(0x800);
+        // (0xE0 | u >> 12, 0x80 | (u >> 6) & 0x3F) for u >= 0x800; `last` is the third byte.
+        let lead3 = u.shr16::<12>().or(V::splat16(0xE0));
+        let second3 = u.shr16::<6>().and(V::splat16(0x3F)).or(V::splat16(0x80));
+        let triple = lead3.or(second3.shl16::<8>());
+        let v = V::blend(below80, u, V::blend(below800, pair, triple));
+        let bits = V::unit_pair_bits(below80, below800);
+        let (rows, lens) = &ROWS123_PAIRS;
+        for j in 0..lanes {
+            // u32 lane k = (lead, second, third, _) of unit k; 4 units a piece.
+            let (lo, hi) = v.lane(j).zip16(last.lane(j));
+            let i0 = usize::from((bits >> (16 * j)) as u8);
+            let i1 = usize::from((bits >> (16 * j + 8)) as u8);
+            lo.shuffle(&rows[i0]).store(dst.add(at));
+            at += usize::from(lens[i0]);
+            hi.shuffle(&rows[i1]).store(dst.add(at));
+            at += usize::from(lens[i1]);
+        }
+        at
+    }
+}
+
+/// Converts blocks of `V::LANES / 2` units without surrogates from unit `read` of the UTF-16
+/// bytes `src[..2 * units]` (`be` as in [`TranscodeVector::load_units`]) to `dst[written..]`,
+/// while a block and its [`block_room`] fit: `(read, written, ascii)`, `ascii` if it
+/// stopped after an all-ASCII block (for the caller's ASCII loop).
+///
+/// A block is stored with whole 16-byte stores when the next one is sure to be converted
+/// (its units are there and have no surrogate, and the worst case fits after this one), as
+/// it then overwrites the garbage; else exactly, through a buffer.
+///
+/// # Safety
+/// - The ISA of `V` is enabled in the caller.
+/// - `src` is valid for reading `2 * units` bytes.
+#[inline(always)]
+unsafe fn blocks<V: TranscodeVector>(
+    src: *const u8,
+    units: usize,
+    be: bool,
+    dst: &mut OutBytes,
+    mut read: usize,
+    mut written: usize,
+) -> (usize, usize, bool) {
+    let n = V::LANES / 2;
+    let room = block_room(V::LANES);
+    // SAFETY: `read + n <= units`: `2 * read + LANES` bytes readable; ISA enabled per contract.
+    let mut ok =
+        read + n <= units && written + room <= dst.len() && unsafe { block_convertible::<V>(src, read, be) };
+    while ok {
+        // SAFETY: `read + 2n <= units`: the next block readable; ISA enabled per contract.
+        let whole = read + 2 * n <= units
+            && written + 3 * n + room <= dst.len()
+            && unsafe { block_convertible::<V>(src, read + n, be) };
+        // SAFETY: `ok`: `read + n <= units`, no surrogate in the block.
+        let u = unsafe { V::load_units(src.add(2 * read), be) };
+        let len = if whole {
+            // SAFETY: `ok`: `written + room <= dst.len()`; ISA enabled per contract.
+            unsafe { block(u, dst.as_mut_ptr().cast::<u8>().add(written)) }
+        } else {
+            let mut buf = [0u8; 128];
+            debug_assert!(room <= buf.len());
+            // SAFETY: `room <= 128` bytes of `buf` (`LANES <= 64`); ISA enabled per contract.
+            let len = unsafe { block(u, buf.as_mut_ptr()) };
+            copy_exact(&buf[..len], &mut dst[written..]);
+            len
+        };
+        read += n;
+        written += len;
+        if len == n {
+            return (read, written, true);
+        }
+        ok = whole
+            || (read + n <= units
+                && written + room <= dst.len()
+                // SAFETY: `read + n <= units`; ISA enabled per contract.
+                && unsafe { block_convertible::<V>(src, read, be) });
+    }
+    (read, written, false)
+}
+
 /// # Safety
 /// The ISA of `V` is enabled in the caller.
 #[inline(always)]
@@ -362,6 +500,15 @@ pub(crate) unsafe fn utf16_to_utf8<V: TranscodeVector>(src: &[u16], dst: &mut Ou
                 read += V::LANES;
                 written += V::LANES;
             }
+        }
+        // SAFETY: `src` is `2 * src.len()` readable bytes; ISA enabled per contract.
+        let (r, w, all_ascii) =
+            unsafe { blocks::<V>(src.as_ptr().cast(), src.len(), false, dst, read, written) };
+        (read, written) = (r, w);
+        if all_ascii {
+            ascii = true;
+            streak = 0;
+            continue;
         }
         let room = read + 8 <= src.len() && written + ROOM <= dst.len();
         let step = if room {
@@ -449,7 +596,32 @@ pub(crate) unsafe fn utf16_bytes_to_utf8<V: TranscodeVector>(
 ) -> (usize, usize) {
     let units = src.len() / 2;
     let (mut read, mut written) = (0, 0);
-    while read + 8 <= units && written + ROOM <= dst.len() {
+    let mut ascii = true;
+    loop {
+        if ascii {
+            while read + V::LANES <= units && written + V::LANES <= dst.len() {
+                // SAFETY: `read + LANES <= units`: `2 * LANES` bytes readable from `2 * read`,
+                // and `written + LANES <= dst.len()`; ISA enabled per contract.
+                unsafe {
+                    let Some(v) = V::load_narrow_ascii_units(src.as_ptr().add(2 * read), be) else {
+                        break;
+                    };
+                    v.store(dst.as_mut_ptr().cast::<u8>().add(written));
+                }
+                read += V::LANES;
+                written += V::LANES;
+            }
+        }
+        // SAFETY: `src` is `2 * units` readable bytes; ISA enabled per contract.
+        let (r, w, all_ascii) = unsafe { blocks::<V>(src.as_ptr(), units, be, dst, read, written) };
+        (read, written) = (r, w);
+        if all_ascii {
+            ascii = true;
+            continue;
+        }
+        if !(read + 8 <= units && written + ROOM <= dst.len()) {
+            break;
+        }
         // SAFETY: `read + 8 <= units`; ISA enabled per contract.
         let Some(step) = (unsafe { convert8::<_, false>(load_units::<V::Lane>(src, read, be)) }) else {
             break; // a surrogate: the scalar kernel stops there
@@ -462,6 +634,7 @@ pub(crate) unsafe fn utf16_bytes_to_utf8<V: TranscodeVector>(
             && unsafe { convertible::<_, false>(load_units::<V::Lane>(src, read + 8, be)) };
         // SAFETY: `written + 32 <= dst.len()`; ISA enabled per contract.
         unsafe { put::<_, false>(&step, dst, written, whole) };
+        ascii = step.len() == 8;
         read += 8;
         written = end;
     }

@@ -366,6 +366,101 @@ super::entry_points!("avx2,bmi1,bmi2,popcnt", __m256i, {
 /// validation use the whole `__m256i`.
 impl TranscodeVector for __m256i {
     type Lane = __m128i;
+
+    #[inline(always)]
+    unsafe fn load_units(src: *const u8, be: bool) -> Self {
+        // SAFETY: caller guarantees 32 readable bytes and AVX2.
+        unsafe {
+            let v = _mm256_loadu_si256(src.cast());
+            if be { _mm256_shuffle_epi8(v, swap16()) } else { v }
+        }
+    }
+    #[inline(always)]
+    unsafe fn load_narrow_ascii_units(src: *const u8, be: bool) -> Option<Self> {
+        // SAFETY: caller guarantees 64 readable bytes and AVX2.
+        unsafe {
+            let a = _mm256_loadu_si256(src.cast());
+            let b = _mm256_loadu_si256(src.add(32).cast());
+            // A big-endian ASCII unit is a zero byte, then the ASCII byte: read little-endian,
+            // bits 0..8 clear and the ASCII byte in bits 8..16.
+            let not_ascii = if be { 0x80FFu16 } else { 0xFF80 };
+            let any = _mm256_or_si256(a, b);
+            if _mm256_testz_si256(any, _mm256_set1_epi16(not_ascii as i16)) == 0 {
+                return None;
+            }
+            let (a, b) = if be {
+                (_mm256_srli_epi16::<8>(a), _mm256_srli_epi16::<8>(b))
+            } else {
+                (a, b)
+            };
+            // All units are below 0x80: packus is exact; fix the lane interleaving.
+            Some(_mm256_permute4x64_epi64::<0b11_01_10_00>(_mm256_packus_epi16(
+                a, b,
+            )))
+        }
+    }
+    #[inline(always)]
+    unsafe fn splat16(u: u16) -> Self {
+        // SAFETY: AVX per the trait contract.
+        unsafe { _mm256_set1_epi16(u as i16) }
+    }
+    #[inline(always)]
+    unsafe fn shl16<const N: i32>(self) -> Self {
+        // SAFETY: AVX2 per the trait contract.
+        unsafe { _mm256_slli_epi16::<N>(self) }
+    }
+    #[inline(always)]
+    unsafe fn shr16<const N: i32>(self) -> Self {
+        // SAFETY: AVX2 per the trait contract.
+        unsafe { _mm256_srli_epi16::<N>(self) }
+    }
+    #[inline(always)]
+    unsafe fn eq16(self, other: Self) -> Self {
+        // SAFETY: AVX2 per the trait contract.
+        unsafe { _mm256_cmpeq_epi16(self, other) }
+    }
+    #[inline(always)]
+    unsafe fn below16(self, bound: u16) -> Self {
+        // SAFETY: AVX2 per the trait contract. `bound >= 1`: u < bound exactly when
+        // min(u, bound - 1) == u.
+        unsafe {
+            _mm256_cmpeq_epi16(
+                _mm256_min_epu16(self, _mm256_set1_epi16((bound - 1) as i16)),
+                self,
+            )
+        }
+    }
+    #[inline(always)]
+    unsafe fn blend(mask: Self, a: Self, b: Self) -> Self {
+        // SAFETY: AVX2 per the trait contract (the masks are whole bytes).
+        unsafe { _mm256_blendv_epi8(b, a, mask) }
+    }
+    #[inline(always)]
+    unsafe fn lane_bits16(self) -> u64 {
+        // SAFETY: AVX2 per the trait contract. Per 128-bit lane, 0xFFFF packs to 0xFF, 0 to
+        // 0, in bytes 0..8 of the lane; bytes 8..16 are the zeros packed.
+        unsafe { u64::from(_mm256_movemask_epi8(_mm256_packs_epi16(self, _mm256_setzero_si256())) as u32) }
+    }
+    #[inline(always)]
+    unsafe fn unit_pair_bits(a: Self, b: Self) -> u64 {
+        // SAFETY: AVX2 per the trait contract. The two bits of a u16 lane's bytes are equal.
+        unsafe {
+            let a = _mm256_movemask_epi8(a) as u32 & 0x5555_5555;
+            let b = _mm256_movemask_epi8(b) as u32 & 0xAAAA_AAAA;
+            u64::from(a | b)
+        }
+    }
+    #[inline(always)]
+    unsafe fn lane(self, j: usize) -> __m128i {
+        // SAFETY: AVX2 per the trait contract.
+        unsafe {
+            if j == 0 {
+                _mm256_castsi256_si128(self)
+            } else {
+                _mm256_extracti128_si256::<1>(self)
+            }
+        }
+    }
 }
 
 /// The 16-byte lane of the AVX2 transcoders: SSSE3 and SSE4.1 instructions, VEX-encoded
