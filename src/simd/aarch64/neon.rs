@@ -337,6 +337,11 @@ impl TranscodeVector for uint8x16_t {
         }
     }
     #[inline(always)]
+    unsafe fn store_low_bytes(self, dst: *mut u8) {
+        // SAFETY: caller guarantees 8 writable bytes.
+        unsafe { vst1_u8(dst, vmovn_u16(vreinterpretq_u16_u8(self))) }
+    }
+    #[inline(always)]
     unsafe fn lane(self, _j: usize) -> Self {
         self
     }

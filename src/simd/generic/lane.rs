@@ -79,6 +79,12 @@ pub(crate) trait TranscodeVector: Utf8Vector {
     /// # Safety
     /// The ISA is enabled in the caller.
     unsafe fn unit_pair_bits(a: Self, b: Self) -> u64;
+    /// Stores the low byte of every u16 lane, `LANES / 2` bytes (units below 0x100 narrowed).
+    ///
+    /// # Safety
+    /// - The ISA is enabled in the caller.
+    /// - `dst` is valid for writing `LANES / 2` bytes.
+    unsafe fn store_low_bytes(self, dst: *mut u8);
     /// The 16-byte lane `j` (`j < LANES / 16`).
     ///
     /// # Safety

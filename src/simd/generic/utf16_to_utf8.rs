@@ -380,11 +380,16 @@ unsafe fn block<V: TranscodeVector>(u: V, dst: *mut u8) -> usize {
     // piece is stored from at most `3 * LANES / 2 - 4` (or `- 8`) and ends within
     // `block_room(LANES)`, per contract; ISA enabled per contract.
     unsafe {
-        let below80 = u.below16(0x80);
+        if !u.and(V::splat16(0xFF80)).any() {
+            // ASCII: exactly one byte a unit.
+            u.store_low_bytes(dst);
+            return V::LANES / 2;
+        }
         // The trailing byte of a 2- or 3-byte character: 0x80 | u & 0x3F.
         let last = u.and(V::splat16(0x3F)).or(V::splat16(0x80));
         // (0xC0 | u >> 6, last) for u < 0x800.
         let pair = u.shr16::<6>().or(V::splat16(0xC0)).or(last.shl16::<8>());
+        let below80 = u.below16(0x80);
         let mut at = 0;
         if !u.and(V::splat16(0xF800)).any() {
             // 1 or 2 bytes a unit: a row per 8 units, by `one`.
@@ -419,6 +424,9 @@ unsafe fn block<V: TranscodeVector>(u: V, dst: *mut u8) -> usize {
     }
 }
 
+/// All-ASCII blocks in a row after which [`blocks`] returns to the caller's ASCII loop.
+const ASCII_BLOCKS: usize = 2;
+
 /// Converts blocks of `V::LANES / 2` units without surrogates from unit `read` of the UTF-16
 /// bytes `src[..2 * units]` (`be` as in [`TranscodeVector::load_units`]) to `dst[written..]`,
 /// while a block and its [`block_room`] fit: `(read, written, ascii)`, `ascii` if it
@@ -443,6 +451,7 @@ unsafe fn blocks<V: TranscodeVector>(
     let n = V::LANES / 2;
     let room = block_room(V::LANES);
     // SAFETY: `read + n <= units`: `2 * read + LANES` bytes readable; ISA enabled per contract.
+    let mut ascii_blocks = 0;
     let mut ok =
         read + n <= units && written + room <= dst.len() && unsafe { block_convertible::<V>(src, read, be) };
     while ok {
@@ -466,7 +475,12 @@ unsafe fn blocks<V: TranscodeVector>(
         read += n;
         written += len;
         if len == n {
-            return (read, written, true);
+            ascii_blocks += 1;
+            if ascii_blocks == ASCII_BLOCKS {
+                return (read, written, true);
+            }
+        } else {
+            ascii_blocks = 0;
         }
         ok = whole
             || (read + n <= units

@@ -451,6 +451,15 @@ impl TranscodeVector for __m256i {
         }
     }
     #[inline(always)]
+    unsafe fn store_low_bytes(self, dst: *mut u8) {
+        // SAFETY: caller guarantees 16 writable bytes and AVX2. The units are below 0x100
+        // where it is used (`packus` saturates the others).
+        unsafe {
+            let bytes = _mm_packus_epi16(_mm256_castsi256_si128(self), _mm256_extracti128_si256::<1>(self));
+            _mm_storeu_si128(dst.cast(), bytes);
+        }
+    }
+    #[inline(always)]
     unsafe fn lane(self, j: usize) -> __m128i {
         // SAFETY: AVX2 per the trait contract.
         unsafe {
