@@ -463,8 +463,9 @@ kernel_methods! {
     single_byte_to_utf16(src: &[u8], table: &[u16; 128], dst: &mut [u16]) -> (usize, usize);
     /// As `single_byte_to_utf16`, to UTF-8, stopping before a character that does not fit.
     single_byte_to_utf8(src: &[u8], table: &[u16; 128], dst: &mut OutBytes) -> (usize, usize);
-    /// Decodes UTF-16 code units from bytes (big-endian if `be`) while they are not
-    /// surrogates and fit: `(bytes read, units written)`; whole units only.
+    /// Decodes UTF-16 code units from bytes (big-endian if `be`) while no surrogate is
+    /// unpaired (a leading surrogate in the last whole unit counts as unpaired) and they fit
+    /// (a pair whole): `(bytes read, units written)`; whole units only.
     utf16_bytes_to_utf16(src: &[u8], be: bool, dst: &mut [u16]) -> (usize, usize);
     /// As `utf16_bytes_to_utf16`, to UTF-8, stopping before a character that does not fit.
     utf16_bytes_to_utf8(src: &[u8], be: bool, dst: &mut OutBytes) -> (usize, usize);

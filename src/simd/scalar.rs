@@ -352,30 +352,54 @@ fn unit(pair: &[u8], be: bool) -> u16 {
 }
 
 pub(crate) fn utf16_bytes_to_utf16(src: &[u8], be: bool, dst: &mut [u16]) -> (usize, usize) {
-    let mut n = 0;
-    for (d, pair) in dst.iter_mut().zip(src.chunks_exact(2)) {
-        let u = unit(pair, be);
-        if (0xD800..=0xDFFF).contains(&u) {
-            break;
+    let (mut read, mut written) = (0, 0);
+    while read + 2 <= src.len() && written < dst.len() {
+        let u = unit(&src[read..], be);
+        match u {
+            0xD800..=0xDBFF => {
+                // A pair: both units, or none.
+                let Some(t) = src.get(read + 2..read + 4).map(|t| unit(t, be)) else {
+                    break;
+                };
+                if !(0xDC00..=0xDFFF).contains(&t) || written + 2 > dst.len() {
+                    break;
+                }
+                dst[written] = u;
+                dst[written + 1] = t;
+                read += 4;
+                written += 2;
+            }
+            0xDC00..=0xDFFF => break,
+            _ => {
+                dst[written] = u;
+                read += 2;
+                written += 1;
+            }
         }
-        *d = u;
-        n += 1;
     }
-    (2 * n, n)
+    (read, written)
 }
 
 pub(crate) fn utf16_bytes_to_utf8(src: &[u8], be: bool, dst: &mut OutBytes) -> (usize, usize) {
     let (mut read, mut written) = (0, 0);
     while read + 2 <= src.len() {
         let u = unit(&src[read..], be);
-        if (0xD800..=0xDFFF).contains(&u) {
-            break;
-        }
-        let n = put_utf8(u32::from(u), &mut dst[written..]);
+        let (c, len) = match u {
+            0xD800..=0xDBFF => match src.get(read + 2..read + 4).map(|t| unit(t, be)) {
+                Some(t @ 0xDC00..=0xDFFF) => (
+                    0x10000 + ((u32::from(u) - 0xD800) << 10) + (u32::from(t) - 0xDC00),
+                    4,
+                ),
+                _ => break,
+            },
+            0xDC00..=0xDFFF => break,
+            _ => (u32::from(u), 2),
+        };
+        let n = put_utf8(c, &mut dst[written..]);
         if n == 0 {
             break;
         }
-        read += 2;
+        read += len;
         written += n;
     }
     (read, written)

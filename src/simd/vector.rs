@@ -53,10 +53,12 @@ pub(crate) trait Vector: Copy {
     unsafe fn load_narrow_ascii(src: *const u16) -> Option<Self>;
 
     /// Loads `LANES` bytes as `LANES / 2` UTF-16 code units (byte-swapped from big-endian if
-    /// `be`), and returns them in little-endian order if none is a surrogate.
+    /// `be`), and returns them in little-endian order if every surrogate among them is paired
+    /// within them: each leading one followed by a trailing one (so none is last), each
+    /// trailing one after a leading one.
     ///
     /// # Safety
     /// - The ISA is enabled in the caller.
     /// - `src` is valid for reading `LANES` bytes.
-    unsafe fn load_utf16_no_surrogates(src: *const u8, be: bool) -> Option<Self>;
+    unsafe fn load_utf16_paired(src: *const u8, be: bool) -> Option<Self>;
 }

@@ -63,16 +63,21 @@ impl Vector for uint8x16_t {
         }
     }
     #[inline(always)]
-    unsafe fn load_utf16_no_surrogates(src: *const u8, be: bool) -> Option<Self> {
+    unsafe fn load_utf16_paired(src: *const u8, be: bool) -> Option<Self> {
         // SAFETY: caller guarantees 16 readable bytes.
         unsafe {
             let mut v = vld1q_u8(src);
             if be {
                 v = vrev16q_u8(v);
             }
-            let units = vreinterpretq_u16_u8(v);
-            let surrogate = vceqq_u16(vandq_u16(units, vdupq_n_u16(0xF800)), vdupq_n_u16(0xD800));
-            (vmaxvq_u16(surrogate) == 0).then_some(v)
+            let high = vandq_u16(vreinterpretq_u16_u8(v), vdupq_n_u16(0xFC00));
+            let lead = vceqq_u16(high, vdupq_n_u16(0xD800));
+            let trail = vceqq_u16(high, vdupq_n_u16(0xDC00));
+            // Lane k of `after`: whether unit k - 1 is a leading surrogate (lane 0: none).
+            let after = vextq_u16::<7>(vdupq_n_u16(0), lead);
+            // The trailing surrogates exactly after the leading ones, and none of those last.
+            let last = vgetq_lane_u16::<7>(lead);
+            (vmaxvq_u16(veorq_u16(trail, after)) == 0 && last == 0).then_some(v)
         }
     }
 }

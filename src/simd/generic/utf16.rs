@@ -1,5 +1,7 @@
-//! UTF-16BE/LE bytes to UTF-16 code units, a vector of bytes (half as many units) at a time,
-//! while no unit is a surrogate; the scalar kernel finishes.
+//! UTF-16BE/LE bytes to UTF-16 code units, a vector of bytes (half as many units) at a time
+//! while every surrogate in it is paired within it; a vector that is not (a pair across two
+//! vectors, or an unpaired surrogate) goes to the scalar kernel, with one unit more so that a
+//! pair it ends with is whole; the scalar kernel finishes.
 
 use super::super::scalar;
 use super::super::vector::Vector;
@@ -8,18 +10,29 @@ use super::super::vector::Vector;
 /// The ISA of `V` is enabled in the caller.
 #[inline(always)]
 pub(crate) unsafe fn bytes_to_utf16<V: Vector>(src: &[u8], be: bool, dst: &mut [u16]) -> (usize, usize) {
-    let units = (src.len() / 2).min(dst.len());
+    let units = src.len() / 2;
+    let n = V::LANES / 2;
     let mut u = 0;
-    while u + V::LANES / 2 <= units {
-        // SAFETY: `u + LANES/2 <= units`: the LANES bytes of `src` from `2u` and the LANES/2
-        // u16 (= LANES bytes) of `dst` from `u` are in bounds; ISA enabled per contract.
+    while u + n <= units.min(dst.len()) {
+        // SAFETY: `u + n <= units`: the LANES bytes of `src` from `2u` are in bounds, and
+        // `u + n <= dst.len()`: the n u16 (LANES bytes) of `dst` from `u`; ISA enabled per
+        // contract.
         unsafe {
-            let Some(v) = V::load_utf16_no_surrogates(src.as_ptr().add(2 * u), be) else {
-                break;
-            };
-            v.store(dst.as_mut_ptr().add(u).cast::<u8>());
+            if let Some(v) = V::load_utf16_paired(src.as_ptr().add(2 * u), be) {
+                v.store(dst.as_mut_ptr().add(u).cast::<u8>());
+                u += n;
+                continue;
+            }
         }
-        u += V::LANES / 2;
+        // A surrogate that is not paired within the vector: the scalar kernel over its units
+        // and the next one. It stops where the whole input's scalar kernel would, or before a
+        // leading surrogate last, which the next step pairs.
+        let end = units.min(u + n + 1);
+        let (_, written) = scalar::utf16_bytes_to_utf16(&src[2 * u..2 * end], be, &mut dst[u..]);
+        if written == 0 {
+            break;
+        }
+        u += written;
     }
     let (read, written) = scalar::utf16_bytes_to_utf16(&src[2 * u..], be, &mut dst[u..]);
     (2 * u + read, u + written)

@@ -495,107 +495,15 @@ unsafe fn blocks<V: TranscodeVector>(
 /// The ISA of `V` is enabled in the caller.
 #[inline(always)]
 pub(crate) unsafe fn utf16_to_utf8<V: TranscodeVector>(src: &[u16], dst: &mut OutBytes) -> (usize, usize) {
-    let (mut read, mut written) = (0, 0);
-    let mut ascii = true;
-    // Consecutive steps with unpaired surrogates: the scalar kernel takes 8, 16, 32, then 64
-    // units.
-    let mut streak = 0;
-    loop {
-        if ascii {
-            while read + V::LANES <= src.len() && written + V::LANES <= dst.len() {
-                // SAFETY: `read + LANES <= src.len()` units and `written + LANES <=
-                // dst.len()` bytes; ISA enabled per contract.
-                unsafe {
-                    let Some(v) = V::load_narrow_ascii(src.as_ptr().add(read)) else {
-                        break;
-                    };
-                    v.store(dst.as_mut_ptr().cast::<u8>().add(written));
-                }
-                read += V::LANES;
-                written += V::LANES;
-            }
-        }
-        // SAFETY: `src` is `2 * src.len()` readable bytes; ISA enabled per contract.
-        let (r, w, all_ascii) =
-            unsafe { blocks::<V>(src.as_ptr().cast(), src.len(), false, dst, read, written) };
-        (read, written) = (r, w);
-        if all_ascii {
-            ascii = true;
-            streak = 0;
-            continue;
-        }
-        let room = read + 8 <= src.len() && written + ROOM <= dst.len();
-        let step = if room {
-            // SAFETY: `room`: `read + 8 <= src.len()`, 8 units (16 bytes) readable; ISA
-            // enabled per contract.
-            unsafe { convert8::<_, false>(V::Lane::load(src.as_ptr().add(read).cast())) }
-        } else {
-            None
-        };
-        match step {
-            Some(step) => {
-                let end = written + step.len();
-                // Whole lanes if the next iteration surely converts a step of 8 units from
-                // `end` (it takes the same conditions); the ASCII loop above runs only after
-                // an exact 8-byte ASCII step.
-                // SAFETY: `read + 16 <= src.len()`: units `read + 8..read + 16` readable.
-                let whole = read + 16 <= src.len()
-                    && end + ROOM <= dst.len()
-                    && unsafe { convertible::<_, false>(V::Lane::load(src.as_ptr().add(read + 8).cast())) };
-                // SAFETY: `room`: `written + 32 <= dst.len()`; ISA enabled per contract.
-                unsafe { put::<_, false>(&step, dst, written, whole) };
-                ascii = step.len() == 8;
-                streak = 0;
-                read += 8;
-                written = end;
-            }
-            None if room => {
-                // A surrogate. SAFETY: `room` (above); ISA enabled per contract.
-                let u = unsafe { V::Lane::load(src.as_ptr().add(read).cast()) };
-                // SAFETY: ISA enabled per contract.
-                if let Some(step) = unsafe { convert8::<_, true>(u) } {
-                    // All paired: 7 or 8 units.
-                    let (next, end) = (read + step.units, written + step.len());
-                    // SAFETY: `next + 8 <= src.len()`: units `next..next + 8` readable.
-                    let whole = next + 8 <= src.len()
-                        && end + ROOM <= dst.len()
-                        && unsafe { convertible::<_, true>(V::Lane::load(src.as_ptr().add(next).cast())) };
-                    // SAFETY: `room`: `written + 32 <= dst.len()`; ISA enabled per contract.
-                    unsafe { put::<_, true>(&step, dst, written, whole) };
-                    (read, written) = (next, end);
-                    // Runs of surrogate pairs (emoji): 8 units to exactly 16 bytes.
-                    while read + 8 <= src.len() && written + 16 <= dst.len() {
-                        // SAFETY: units `read..read + 8` are in bounds, bytes `written..written
-                        // + 16` too; ISA enabled per contract.
-                        unsafe {
-                            let units = V::Lane::load(src.as_ptr().add(read).cast());
-                            let Some(bytes) = four_pairs(units) else {
-                                break;
-                            };
-                            bytes.store(dst.as_mut_ptr().cast::<u8>().add(written));
-                        }
-                        read += 8;
-                        written += 16;
-                    }
-                    ascii = false;
-                    streak = 0;
-                    continue;
-                }
-                // An unpaired surrogate: the scalar kernel converts these units (a leading
-                // surrogate at their end, paired after it, is left for the next step).
-                let end = src.len().min(read + (8 << streak));
-                let (r, w) = scalar::utf16_to_utf8(&src[read..end], &mut dst[written..]);
-                if r == 0 {
-                    break;
-                }
-                read += r;
-                written += w;
-                ascii = false;
-                streak = (streak + 1).min(3);
-            }
-            None => break,
-        }
-    }
+    // The units as bytes: native order is little-endian on every target with these kernels.
+    // SAFETY: `src` is `2 * src.len()` initialised bytes, borrowed for as long.
+    let bytes = unsafe { core::slice::from_raw_parts(src.as_ptr().cast::<u8>(), 2 * src.len()) };
+    // SAFETY: ISA enabled per contract.
+    let (read, written) = unsafe {
+        convert::<V>(bytes, false, dst, |from, to, dst| {
+            scalar::utf16_to_utf8(&src[from..to], dst)
+        })
+    };
     let (r, w) = scalar::utf16_to_utf8(&src[read..], &mut dst[written..]);
     (read + r, written + w)
 }
@@ -608,9 +516,37 @@ pub(crate) unsafe fn utf16_bytes_to_utf8<V: TranscodeVector>(
     be: bool,
     dst: &mut OutBytes,
 ) -> (usize, usize) {
+    // SAFETY: ISA enabled per contract.
+    let (read, written) = unsafe {
+        convert::<V>(src, be, dst, |from, to, dst| {
+            let (r, w) = scalar::utf16_bytes_to_utf8(&src[2 * from..2 * to], be, dst);
+            (r / 2, w)
+        })
+    };
+    let (r, w) = scalar::utf16_bytes_to_utf8(&src[2 * read..], be, &mut dst[written..]);
+    (2 * read + r, written + w)
+}
+
+/// The vector loop of both kernels over the units of the UTF-16 bytes `src` (big-endian if
+/// `be`): `(units read, bytes written)`, greedily from the start, stopping where the scalar
+/// kernel has to finish. `scalar(from, to, dst)` is the scalar kernel over units
+/// `from..to`: `(units read, bytes written)`.
+///
+/// # Safety
+/// The ISA of `V` is enabled in the caller.
+#[inline(always)]
+unsafe fn convert<V: TranscodeVector>(
+    src: &[u8],
+    be: bool,
+    dst: &mut OutBytes,
+    scalar: impl Fn(usize, usize, &mut OutBytes) -> (usize, usize),
+) -> (usize, usize) {
     let units = src.len() / 2;
     let (mut read, mut written) = (0, 0);
     let mut ascii = true;
+    // Consecutive steps with unpaired surrogates: the scalar kernel takes 8, 16, 32, then 64
+    // units.
+    let mut streak = 0;
     loop {
         if ascii {
             while read + V::LANES <= units && written + V::LANES <= dst.len() {
@@ -631,29 +567,80 @@ pub(crate) unsafe fn utf16_bytes_to_utf8<V: TranscodeVector>(
         (read, written) = (r, w);
         if all_ascii {
             ascii = true;
+            streak = 0;
             continue;
         }
-        if !(read + 8 <= units && written + ROOM <= dst.len()) {
-            break;
-        }
-        // SAFETY: `read + 8 <= units`; ISA enabled per contract.
-        let Some(step) = (unsafe { convert8::<_, false>(load_units::<V::Lane>(src, read, be)) }) else {
-            break; // a surrogate: the scalar kernel stops there
+        let room = read + 8 <= units && written + ROOM <= dst.len();
+        let step = if room {
+            // SAFETY: `room`: `read + 8 <= units`; ISA enabled per contract.
+            unsafe { convert8::<_, false>(load_units::<V::Lane>(src, read, be)) }
+        } else {
+            None
         };
-        let end = written + step.len();
-        // Whole lanes if the next iteration surely converts a step from `end`.
-        // SAFETY: `read + 16 <= units`; ISA enabled per contract.
-        let whole = read + 16 <= units
-            && end + ROOM <= dst.len()
-            && unsafe { convertible::<_, false>(load_units::<V::Lane>(src, read + 8, be)) };
-        // SAFETY: `written + 32 <= dst.len()`; ISA enabled per contract.
-        unsafe { put::<_, false>(&step, dst, written, whole) };
-        ascii = step.len() == 8;
-        read += 8;
-        written = end;
+        match step {
+            Some(step) => {
+                let end = written + step.len();
+                // Whole lanes if the next iteration surely converts a step of 8 units from
+                // `end` (it takes the same conditions); the ASCII loop above runs only after
+                // an exact 8-byte ASCII step.
+                // SAFETY: `read + 16 <= units`: units `read + 8..read + 16` readable.
+                let whole = read + 16 <= units
+                    && end + ROOM <= dst.len()
+                    && unsafe { convertible::<_, false>(load_units::<V::Lane>(src, read + 8, be)) };
+                // SAFETY: `room`: `written + 32 <= dst.len()`; ISA enabled per contract.
+                unsafe { put::<_, false>(&step, dst, written, whole) };
+                ascii = step.len() == 8;
+                streak = 0;
+                read += 8;
+                written = end;
+            }
+            None if room => {
+                // A surrogate. SAFETY: `room` (above); ISA enabled per contract.
+                let u = unsafe { load_units::<V::Lane>(src, read, be) };
+                // SAFETY: ISA enabled per contract.
+                if let Some(step) = unsafe { convert8::<_, true>(u) } {
+                    // All paired: 7 or 8 units.
+                    let (next, end) = (read + step.units, written + step.len());
+                    // SAFETY: `next + 8 <= units`: units `next..next + 8` readable.
+                    let whole = next + 8 <= units
+                        && end + ROOM <= dst.len()
+                        && unsafe { convertible::<_, true>(load_units::<V::Lane>(src, next, be)) };
+                    // SAFETY: `room`: `written + 32 <= dst.len()`; ISA enabled per contract.
+                    unsafe { put::<_, true>(&step, dst, written, whole) };
+                    (read, written) = (next, end);
+                    // Runs of surrogate pairs (emoji): 8 units to exactly 16 bytes.
+                    while read + 8 <= units && written + 16 <= dst.len() {
+                        // SAFETY: units `read..read + 8` are in bounds, bytes `written..written
+                        // + 16` too; ISA enabled per contract.
+                        unsafe {
+                            let Some(bytes) = four_pairs(load_units::<V::Lane>(src, read, be)) else {
+                                break;
+                            };
+                            bytes.store(dst.as_mut_ptr().cast::<u8>().add(written));
+                        }
+                        read += 8;
+                        written += 16;
+                    }
+                    ascii = false;
+                    streak = 0;
+                    continue;
+                }
+                // An unpaired surrogate: the scalar kernel converts these units (a leading
+                // surrogate at their end, paired after it, is left for the next step).
+                let end = units.min(read + (8 << streak));
+                let (r, w) = scalar(read, end, &mut dst[written..]);
+                if r == 0 {
+                    break;
+                }
+                read += r;
+                written += w;
+                ascii = false;
+                streak = (streak + 1).min(3);
+            }
+            None => break,
+        }
     }
-    let (r, w) = scalar::utf16_bytes_to_utf8(&src[2 * read..], be, &mut dst[written..]);
-    (2 * read + r, written + w)
+    (read, written)
 }
 
 /// `utf16_to_utf8` for vectors without a byte shuffle (SSE2): ASCII runs narrowed a vector at

@@ -69,18 +69,19 @@ impl Vector for __m256i {
         }
     }
     #[inline(always)]
-    unsafe fn load_utf16_no_surrogates(src: *const u8, be: bool) -> Option<Self> {
+    unsafe fn load_utf16_paired(src: *const u8, be: bool) -> Option<Self> {
         // SAFETY: caller guarantees 32 readable bytes and AVX2.
         unsafe {
             let mut v = _mm256_loadu_si256(src.cast());
             if be {
                 v = _mm256_shuffle_epi8(v, swap16());
             }
-            let surrogate = _mm256_cmpeq_epi16(
-                _mm256_and_si256(v, _mm256_set1_epi16(0xF800u16 as i16)),
-                _mm256_set1_epi16(0xD800u16 as i16),
-            );
-            (_mm256_testz_si256(surrogate, surrogate) == 1).then_some(v)
+            let high = _mm256_and_si256(v, _mm256_set1_epi16(0xFC00u16 as i16));
+            let lead = _mm256_movemask_epi8(_mm256_cmpeq_epi16(high, _mm256_set1_epi16(0xD800u16 as i16)));
+            let trail = _mm256_movemask_epi8(_mm256_cmpeq_epi16(high, _mm256_set1_epi16(0xDC00u16 as i16)));
+            // Two mask bits a unit: the trailing surrogates exactly one unit after the leading
+            // ones (a leading one last would be shifted past 32 bits, and differ).
+            (u64::from(lead as u32) << 2 == u64::from(trail as u32)).then_some(v)
         }
     }
 }

@@ -57,16 +57,19 @@ impl Vector for __m512i {
         }
     }
     #[inline(always)]
-    unsafe fn load_utf16_no_surrogates(src: *const u8, be: bool) -> Option<Self> {
+    unsafe fn load_utf16_paired(src: *const u8, be: bool) -> Option<Self> {
         // SAFETY: caller guarantees 64 readable bytes and AVX-512BW.
         unsafe {
             let mut v = _mm512_loadu_si512(src.cast());
             if be {
                 v = _mm512_or_si512(_mm512_slli_epi16::<8>(v), _mm512_srli_epi16::<8>(v));
             }
-            let masked = _mm512_and_si512(v, _mm512_set1_epi16(0xF800u16 as i16));
-            let surrogate = _mm512_cmpeq_epi16_mask(masked, _mm512_set1_epi16(0xD800u16 as i16));
-            (surrogate == 0).then_some(v)
+            let high = _mm512_and_si512(v, _mm512_set1_epi16(0xFC00u16 as i16));
+            let lead = _mm512_cmpeq_epi16_mask(high, _mm512_set1_epi16(0xD800u16 as i16));
+            let trail = _mm512_cmpeq_epi16_mask(high, _mm512_set1_epi16(0xDC00u16 as i16));
+            // The trailing surrogates exactly one unit after the leading ones (a leading one
+            // last would be shifted past 32 bits, and differ).
+            (u64::from(lead) << 1 == u64::from(trail)).then_some(v)
         }
     }
 }

@@ -28,7 +28,7 @@
 //!         ASCII and 3-byte only: per 16, the unit or its 3 bytes, vpcompressb
 //!         16 surrogate pairs (emoji), one per u32 lane: 4 bytes each
 //!     else per half of 16 units widened to u32 lanes: high surrogate + low surrogate: one
-//!         4-byte character (the bytes API stops at any surrogate); an unpaired one: convert
+//!         4-byte character; an unpaired one: convert
 //!         what precedes it and stop; the last unit of the input a high surrogate: leave it
 //!         per lane the 1-4 bytes (vpmultishiftqb, markers, shift), vpcompressb
 //!     store if it fits, else stop
@@ -720,8 +720,6 @@ pub(crate) unsafe fn below_0800_to_utf8(units: __m512i, keep: __mmask32) -> (__m
 
 /// Where the UTF-16 comes from: native code units, or bytes in either order.
 trait Utf16Source {
-    /// Whether surrogate pairs are converted (else any surrogate stops the kernel).
-    const PAIRS: bool;
     /// Code units available (whole ones).
     fn units(&self) -> usize;
     /// Units `i..i + n` in u16 lanes, native order, zeros after them.
@@ -735,7 +733,6 @@ trait Utf16Source {
 struct Units<'a>(&'a [u16]);
 
 impl Utf16Source for Units<'_> {
-    const PAIRS: bool = true;
     #[inline(always)]
     fn units(&self) -> usize {
         self.0.len()
@@ -758,7 +755,6 @@ impl Utf16Source for Units<'_> {
 struct UnitBytes<'a, const BE: bool>(&'a [u8]);
 
 impl<const BE: bool> Utf16Source for UnitBytes<'_, BE> {
-    const PAIRS: bool = false;
     #[inline(always)]
     fn units(&self) -> usize {
         self.0.len() / 2
@@ -1089,7 +1085,7 @@ unsafe fn utf16_to_utf8_loop<S: Utf16Source>(src: &S, dst: &mut OutBytes) -> (us
             w += a.1 + b.1;
             continue;
         }
-        if S::PAIRS && n == 32 && surrogates == !0 {
+        if n == 32 && surrogates == !0 {
             // Sixteen surrogate pairs (emoji), one per u32 lane: 64 bytes of UTF-8.
             // SAFETY: register operations; the ISA per the contract.
             let pairs = unsafe {
@@ -1122,7 +1118,7 @@ unsafe fn utf16_to_utf8_loop<S: Utf16Source>(src: &S, dst: &mut OutBytes) -> (us
             )
         };
         // SAFETY: register operations; the ISA per the contract.
-        let a = unsafe { utf16_half::<0>(S::PAIRS, v, masks(0), n.min(16), false, n > 16) };
+        let a = unsafe { utf16_half::<0>(true, v, masks(0), n.min(16), false, n > 16) };
         if w + a.len > dst.len() {
             break;
         }
@@ -1137,7 +1133,7 @@ unsafe fn utf16_to_utf8_loop<S: Utf16Source>(src: &S, dst: &mut OutBytes) -> (us
             // The first half consumed 16 units, or 17 with a pair ending in this half.
             let skip = a.consumed == 17;
             // SAFETY: register operations; the ISA per the contract.
-            let b = unsafe { utf16_half::<1>(S::PAIRS, v, masks(1), n - 16, skip, false) };
+            let b = unsafe { utf16_half::<1>(true, v, masks(1), n - 16, skip, false) };
             if w + b.len > dst.len() {
                 break;
             }
@@ -1177,8 +1173,8 @@ pub(crate) fn utf16_to_utf8(src: &[u16], dst: &mut OutBytes) -> (usize, usize) {
     (r + read, w + written)
 }
 
-/// Decodes UTF-16 code units from bytes (big-endian if `be`) to UTF-8 while they are not
-/// surrogates and fit: `(bytes read, bytes written)`, exactly as
+/// Decodes UTF-16 code units from bytes (big-endian if `be`) to UTF-8 while no surrogate is
+/// unpaired and they fit: `(bytes read, bytes written)`, exactly as
 /// `scalar::utf16_bytes_to_utf8`.
 #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512vbmi,avx512vbmi2,bmi2,popcnt")]
 pub(crate) fn utf16_bytes_to_utf8(src: &[u8], be: bool, dst: &mut OutBytes) -> (usize, usize) {

@@ -66,18 +66,19 @@ impl Vector for __m128i {
         }
     }
     #[inline(always)]
-    unsafe fn load_utf16_no_surrogates(src: *const u8, be: bool) -> Option<Self> {
+    unsafe fn load_utf16_paired(src: *const u8, be: bool) -> Option<Self> {
         // SAFETY: caller guarantees 16 readable bytes and SSE2.
         unsafe {
             let mut v = _mm_loadu_si128(src.cast());
             if be {
                 v = _mm_or_si128(_mm_slli_epi16(v, 8), _mm_srli_epi16(v, 8));
             }
-            let surrogate = _mm_cmpeq_epi16(
-                _mm_and_si128(v, _mm_set1_epi16(0xF800u16 as i16)),
-                _mm_set1_epi16(0xD800u16 as i16),
-            );
-            (_mm_movemask_epi8(surrogate) == 0).then_some(v)
+            let high = _mm_and_si128(v, _mm_set1_epi16(0xFC00u16 as i16));
+            let lead = _mm_movemask_epi8(_mm_cmpeq_epi16(high, _mm_set1_epi16(0xD800u16 as i16))) as u32;
+            let trail = _mm_movemask_epi8(_mm_cmpeq_epi16(high, _mm_set1_epi16(0xDC00u16 as i16))) as u32;
+            // Two mask bits a unit: the trailing surrogates exactly one unit after the leading
+            // ones (a leading one last would be shifted out of 16 bits, and differ).
+            (lead << 2 == trail).then_some(v)
         }
     }
 }
