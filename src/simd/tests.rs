@@ -1546,8 +1546,9 @@ fn same_utf8_to_utf16(k: &Kernels, bytes: &[u8], caps: &[usize]) {
     }
 }
 
-/// `utf16_to_utf8` and `utf16_bytes_to_utf8` (LE, BE) at `k` against scalar on `units` for
-/// each output size in `caps`.
+/// `utf16_to_utf8`, `utf16_bytes_to_utf8` and `utf16_bytes_to_utf16` (LE, BE, with and
+/// without an odd byte after the units) at `k` against scalar on `units` for each output size
+/// in `caps` (bytes, or units for `utf16_bytes_to_utf16`).
 fn same_utf16_to_utf8(k: &Kernels, units: &[u16], caps: &[usize]) {
     let s = scalar_table();
     for &cap in caps {
@@ -1559,16 +1560,28 @@ fn same_utf16_to_utf8(k: &Kernels, units: &[u16], caps: &[usize]) {
             k.level()
         );
         for be in [false, true] {
-            let bytes: Vec<u8> = units
+            let mut bytes: Vec<u8> = units
                 .iter()
                 .flat_map(|u| if be { u.to_be_bytes() } else { u.to_le_bytes() })
                 .collect();
-            assert_eq!(
-                (k.utf16_bytes_to_utf8(&bytes, be, as_out(&mut a)), &a),
-                (s.utf16_bytes_to_utf8(&bytes, be, as_out(&mut b)), &b),
-                "utf16_bytes_to_utf8 {:?} be={be} cap {cap} {units:04X?}",
-                k.level()
-            );
+            for odd in [false, true] {
+                if odd {
+                    bytes.push(0xD8);
+                }
+                assert_eq!(
+                    (k.utf16_bytes_to_utf8(&bytes, be, as_out(&mut a)), &a),
+                    (s.utf16_bytes_to_utf8(&bytes, be, as_out(&mut b)), &b),
+                    "utf16_bytes_to_utf8 {:?} be={be} cap {cap} {units:04X?} odd={odd}",
+                    k.level()
+                );
+                let (mut a16, mut b16) = (vec![0xA5A5u16; cap], vec![0xA5A5u16; cap]);
+                assert_eq!(
+                    (k.utf16_bytes_to_utf16(&bytes, be, &mut a16), &a16),
+                    (s.utf16_bytes_to_utf16(&bytes, be, &mut b16), &b16),
+                    "utf16_bytes_to_utf16 {:?} be={be} cap {cap} {units:04X?} odd={odd}",
+                    k.level()
+                );
+            }
         }
     }
 }
@@ -1635,7 +1648,7 @@ fn utf8_to_utf16_emoji_every_position() {
 /// odd units of the 8-unit steps), then with a BMP unit, a lone leading or trailing surrogate,
 /// a reversed pair, or a leading surrogate before a non-surrogate, inserted at every
 /// position (between the halves of a pair too), and cut after every unit (a leading
-/// surrogate last), UTF-16 to UTF-8 (units, and bytes, which stop at every surrogate).
+/// surrogate last), UTF-16 to UTF-8 (units, and bytes) and UTF-16 bytes to UTF-16.
 #[test]
 fn utf16_to_utf8_pairs_every_position() {
     let specials: [&[u16]; 9] = [
