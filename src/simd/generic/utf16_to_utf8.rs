@@ -424,9 +424,6 @@ unsafe fn block<V: TranscodeVector>(u: V, dst: *mut u8) -> usize {
     }
 }
 
-/// All-ASCII blocks in a row after which [`blocks`] returns to the caller's ASCII loop.
-const ASCII_BLOCKS: usize = 2;
-
 /// Converts blocks of `V::LANES / 2` units without surrogates from unit `read` of the UTF-16
 /// bytes `src[..2 * units]` (`be` as in [`TranscodeVector::load_units`]) to `dst[written..]`,
 /// while a block and its [`block_room`] fit: `(read, written, ascii)`, `ascii` if it
@@ -451,7 +448,6 @@ unsafe fn blocks<V: TranscodeVector>(
     let n = V::LANES / 2;
     let room = block_room(V::LANES);
     // SAFETY: `read + n <= units`: `2 * read + LANES` bytes readable; ISA enabled per contract.
-    let mut ascii_blocks = 0;
     let mut ok =
         read + n <= units && written + room <= dst.len() && unsafe { block_convertible::<V>(src, read, be) };
     while ok {
@@ -475,12 +471,7 @@ unsafe fn blocks<V: TranscodeVector>(
         read += n;
         written += len;
         if len == n {
-            ascii_blocks += 1;
-            if ascii_blocks == ASCII_BLOCKS {
-                return (read, written, true);
-            }
-        } else {
-            ascii_blocks = 0;
+            return (read, written, true);
         }
         ok = whole
             || (read + n <= units
