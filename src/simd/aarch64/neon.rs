@@ -347,6 +347,11 @@ impl TranscodeVector for uint8x16_t {
         unsafe { vst1_u8(dst, vmovn_u16(vreinterpretq_u16_u8(self))) }
     }
     #[inline(always)]
+    unsafe fn max_class16(self) -> u16 {
+        // SAFETY: NEON is baseline.
+        unsafe { vmaxvq_u16(vreinterpretq_u16_u8(self)) }
+    }
+    #[inline(always)]
     unsafe fn lane(self, _j: usize) -> Self {
         self
     }

@@ -85,6 +85,13 @@ pub(crate) trait TranscodeVector: Utf8Vector {
     /// - The ISA is enabled in the caller.
     /// - `dst` is valid for writing `LANES / 2` bytes.
     unsafe fn store_low_bytes(self, dst: *mut u8);
+    /// A value of the class of the largest u16 lane: below 0x80 exactly when every lane is,
+    /// below 0x800 exactly when every lane is (the largest lane itself where a horizontal
+    /// maximum is one instruction).
+    ///
+    /// # Safety
+    /// The ISA is enabled in the caller.
+    unsafe fn max_class16(self) -> u16;
     /// The 16-byte lane `j` (`j < LANES / 16`).
     ///
     /// # Safety

@@ -59,6 +59,9 @@ const LOW_BYTES: [u8; 16] = [
 /// By the 8 bits of `one` (unit k is ASCII): the bytes of the u16 lanes to keep (1 of an ASCII
 /// unit's lane, both of the others'), in order. The length is `16 - popcount(one)`.
 pub(crate) static ROWS12: [[u8; 16]; 256] = compact_rows(Keep::OneOrTwo).0;
+/// The lengths of the rows of [`ROWS12`] (a load rather than a popcount, which NEON does
+/// through a vector register).
+static ROWS12_LENS: [u8; 256] = compact_rows(Keep::OneOrTwo).1;
 /// By `n1 | n2 << 4` (4 units: bit k of `n1` set if unit k is not ASCII, of `n2` if it is
 /// 0x800 or more): the bytes of the u32 lanes to keep, 1 + n1_k + n2_k of lane k, and their
 /// number.
@@ -380,7 +383,8 @@ unsafe fn block<V: TranscodeVector>(u: V, dst: *mut u8) -> usize {
     // piece is stored from at most `3 * LANES / 2 - 4` (or `- 8`) and ends within
     // `block_room(LANES)`, per contract; ISA enabled per contract.
     unsafe {
-        if !u.and(V::splat16(0xFF80)).any() {
+        let max = u.max_class16();
+        if max < 0x80 {
             // ASCII: exactly one byte a unit.
             u.store_low_bytes(dst);
             return V::LANES / 2;
@@ -391,14 +395,14 @@ unsafe fn block<V: TranscodeVector>(u: V, dst: *mut u8) -> usize {
         let pair = u.shr16::<6>().or(V::splat16(0xC0)).or(last.shl16::<8>());
         let below80 = u.below16(0x80);
         let mut at = 0;
-        if !u.and(V::splat16(0xF800)).any() {
+        if max < 0x800 {
             // 1 or 2 bytes a unit: a row per 8 units, by `one`.
             let v = V::blend(below80, u, pair);
             let bits = below80.lane_bits16();
             for j in 0..lanes {
                 let one = (bits >> (16 * j)) as u8;
                 v.lane(j).shuffle(&ROWS12[usize::from(one)]).store(dst.add(at));
-                at += 16 - one.count_ones() as usize;
+                at += usize::from(ROWS12_LENS[usize::from(one)]);
             }
             return at;
         }

@@ -461,6 +461,19 @@ impl TranscodeVector for __m256i {
         }
     }
     #[inline(always)]
+    unsafe fn max_class16(self) -> u16 {
+        // SAFETY: AVX per the trait contract.
+        unsafe {
+            if _mm256_testz_si256(self, _mm256_set1_epi16(0xFF80u16 as i16)) == 1 {
+                0
+            } else if _mm256_testz_si256(self, _mm256_set1_epi16(0xF800u16 as i16)) == 1 {
+                0x80
+            } else {
+                0x800
+            }
+        }
+    }
+    #[inline(always)]
     unsafe fn lane(self, j: usize) -> __m128i {
         // SAFETY: AVX2 per the trait contract.
         unsafe {
