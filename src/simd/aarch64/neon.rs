@@ -70,7 +70,12 @@ impl Vector for uint8x16_t {
             if be {
                 v = vrev16q_u8(v);
             }
-            let high = vandq_u16(vreinterpretq_u16_u8(v), vdupq_n_u16(0xFC00));
+            let units = vreinterpretq_u16_u8(v);
+            let surrogate = vceqq_u16(vandq_u16(units, vdupq_n_u16(0xF800)), vdupq_n_u16(0xD800));
+            if vmaxvq_u16(surrogate) == 0 {
+                return Some(v);
+            }
+            let high = vandq_u16(units, vdupq_n_u16(0xFC00));
             let lead = vceqq_u16(high, vdupq_n_u16(0xD800));
             let trail = vceqq_u16(high, vdupq_n_u16(0xDC00));
             // Lane k of `after`: whether unit k - 1 is a leading surrogate (lane 0: none).

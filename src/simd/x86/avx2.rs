@@ -76,6 +76,13 @@ impl Vector for __m256i {
             if be {
                 v = _mm256_shuffle_epi8(v, swap16());
             }
+            let surrogate = _mm256_cmpeq_epi16(
+                _mm256_and_si256(v, _mm256_set1_epi16(0xF800u16 as i16)),
+                _mm256_set1_epi16(0xD800u16 as i16),
+            );
+            if _mm256_testz_si256(surrogate, surrogate) == 1 {
+                return Some(v);
+            }
             let high = _mm256_and_si256(v, _mm256_set1_epi16(0xFC00u16 as i16));
             let lead = _mm256_movemask_epi8(_mm256_cmpeq_epi16(high, _mm256_set1_epi16(0xD800u16 as i16)));
             let trail = _mm256_movemask_epi8(_mm256_cmpeq_epi16(high, _mm256_set1_epi16(0xDC00u16 as i16)));

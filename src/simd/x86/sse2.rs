@@ -73,6 +73,13 @@ impl Vector for __m128i {
             if be {
                 v = _mm_or_si128(_mm_slli_epi16(v, 8), _mm_srli_epi16(v, 8));
             }
+            let surrogate = _mm_cmpeq_epi16(
+                _mm_and_si128(v, _mm_set1_epi16(0xF800u16 as i16)),
+                _mm_set1_epi16(0xD800u16 as i16),
+            );
+            if _mm_movemask_epi8(surrogate) == 0 {
+                return Some(v);
+            }
             let high = _mm_and_si128(v, _mm_set1_epi16(0xFC00u16 as i16));
             let lead = _mm_movemask_epi8(_mm_cmpeq_epi16(high, _mm_set1_epi16(0xD800u16 as i16))) as u32;
             let trail = _mm_movemask_epi8(_mm_cmpeq_epi16(high, _mm_set1_epi16(0xDC00u16 as i16))) as u32;
