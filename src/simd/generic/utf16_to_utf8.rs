@@ -1,20 +1,30 @@
 //! UTF-16 to UTF-8 after Lemire & Muła, "Transcoding billions of Unicode characters per
-//! second with SIMD instructions" (2022): per 8 code units, the UTF-8 bytes of every unit
-//! are computed in fixed lanes, then packed by a shuffle looked up by the units' lengths.
+//! second with SIMD instructions" (2022): the UTF-8 bytes of every unit are computed in fixed
+//! lanes, then packed by a shuffle looked up by the units' lengths.
 //!
 //! ```text
-//! from units (utf16_to_utf8) or from UTF-16LE/BE bytes (utf16_bytes_to_utf8, swapped if BE):
-//! while 8 units of input and 32 bytes of output are left:
-//!     (units only, after an ASCII step) while a vector of units is ASCII and fits: narrow it
+//! from units (utf16_to_utf8) or from UTF-16LE/BE bytes (utf16_bytes_to_utf8, swapped if BE),
+//! one loop (`convert`):
+//!     (after an ASCII step) while 2 vectors of units are ASCII and fit: narrow them
+//!     blocks: while a vector of units (16 at AVX2, 8 at NEON) has no surrogate and its worst
+//!     case fits (`blocks`, `block`):
+//!         the class of its largest unit: ASCII: narrow it (then back to the ASCII loop)
+//!         below 0x800: u16 lane k = (0xC0 | u >> 6, 0x80 | u & 0x3F), or (u) where ASCII;
+//!             per 16-byte lane, pack by a row looked up by the ASCII bits (8 units)
+//!         else u32 lane k = (lead, second, third, _) of the 1-3 bytes of unit k; per 4 units,
+//!             pack by a row looked up by 2 bits a unit (below 0x80, below 0x800), from the
+//!             byte masks of the whole vector (one movemask each at AVX2)
+//!         stored with whole 16-byte stores if the next block surely converts, else exactly
+//!     then one step of 8 units (the tail, and surrogates):
 //!     8 units u; one = u < 0x80, two = u < 0x800 (a bit per unit)
 //!     all one: the low bytes, 8 bytes
 //!     all two: u16 lane k = (0xC0 | u >> 6, 0x80 | u & 0x3F), or (u) where one;
 //!         pack by a row looked up by `one` (8 bits): 8..16 bytes
-//!     a surrogate among them: bytes: stop (that kernel stops at every surrogate)
-//!         units, and one is unpaired (a trailing one first, or a leading one not followed
-//!         by a trailing one, except in the last place): the scalar kernel converts 8 units
+//!     a surrogate among them:
+//!         one is unpaired (a trailing one first, or a leading one not followed by a
+//!         trailing one, except in the last place): the scalar kernel converts 8 units
 //!         (16, 32, then 64 while that goes on; a pair cut by their end waits for the next step)
-//!         units, all paired: the 4 bytes of a pair split in two, the first two in the
+//!         all paired: the 4 bytes of a pair split in two, the first two in the
 //!         leading surrogate's u16 lane, the last two in the trailing one's: 2 bytes a unit,
 //!         as for units below 0x800; a leading surrogate in the last place is left for the
 //!         next step (its lane counted as 1 byte, then dropped): 7 units; then, while 8
@@ -39,7 +49,9 @@
 //! surrogates (8 bytes or more over at most 8 of garbage), a step with pairs before 8 units
 //! whose surrogates are paired (7 bytes or more: a leading surrogate may be left, over at
 //! most 7); else (the last step) exactly, through a buffer. The pair runs and the ASCII runs
-//! store exactly what they convert, 16 bytes or more, over that garbage too. Blending every step
+//! store exactly what they convert, 16 bytes or more, over that garbage too. A block leaves
+//! less than 16 bytes of garbage, and stores 16 bytes at its start, over any garbage before
+//! it (see [`block`]). Blending every step
 //! with what `dst` holds instead (a load, a blend, a store) makes each load wait for the
 //! store just before it (store forwarding fails on the overlap): 2.7 GB/s instead of 8.3 on
 //! Russian with AVX2 (`simdenc bench`, this machine); storing each step only once the next
