@@ -82,7 +82,7 @@ pub fn expand(args: &[PathBuf], recursive: bool, skip: Option<&Path>) -> Result<
             });
         }
     }
-    Ok(dedupe(inputs, FileId::of, |line| eprintln_safe(line)))
+    Ok(dedupe(inputs, FileId::of, eprintln_safe))
 }
 
 /// `inputs` without the files named before (by identity, `id`), each dropped one reported
