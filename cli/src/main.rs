@@ -62,8 +62,8 @@ enum Command {
     /// Check that files are valid in an encoding (the standard's fatal mode).
     #[command(after_help = VALIDATE_HELP)]
     Validate(ValidateArgs),
-    /// List every encoding with its labels.
-    Labels,
+    /// List every encoding with its labels (`--aliases`: the other names accepted).
+    Labels(LabelsArgs),
     /// Measure throughput at every SIMD level on the bundled corpus; save and compare runs.
     #[command(after_help = bench::BENCH_HELP)]
     Bench(bench::BenchArgs),
@@ -196,6 +196,15 @@ pub struct ConvertArgs {
 }
 
 #[derive(Args, Debug)]
+pub struct LabelsArgs {
+    /// List the names accepted besides the standard's labels (iconv, ICU and Python names
+    /// such as CP949, EUC-CN, CP932), each with the encoding it stands for: an extension of
+    /// this command line, not of the standard.
+    #[arg(long)]
+    pub aliases: bool,
+}
+
+#[derive(Args, Debug)]
 pub struct ValidateArgs {
     /// The encoding to check against (any label of the standard).
     #[arg(
@@ -270,7 +279,12 @@ fn main() -> ExitCode {
         }
     };
     let result = match (cli.list, cli.command) {
-        (true, _) | (false, Some(Command::Labels)) => level_from_env().and_then(|()| labels::print_labels()),
+        (true, _) | (false, Some(Command::Labels(LabelsArgs { aliases: false }))) => {
+            level_from_env().and_then(|()| labels::print_labels())
+        }
+        (false, Some(Command::Labels(LabelsArgs { aliases: true }))) => {
+            level_from_env().and_then(|()| labels::print_aliases())
+        }
         (false, Some(Command::Convert(args))) => level_from_env().and_then(|()| convert::run(&args)),
         (false, Some(Command::Validate(args))) => level_from_env().and_then(|()| validate::run(&args)),
         (false, Some(Command::Bench(args))) => bench::run(&args),
