@@ -384,16 +384,23 @@ pub(crate) fn utf16_bytes_to_utf8(src: &[u8], be: bool, dst: &mut OutBytes) -> (
     let (mut read, mut written) = (0, 0);
     while read + 2 <= src.len() {
         let u = unit(&src[read..], be);
-        let (c, len) = match u {
-            0xD800..=0xDBFF => match src.get(read + 2..read + 4).map(|t| unit(t, be)) {
-                Some(t @ 0xDC00..=0xDFFF) => (
-                    0x10000 + ((u32::from(u) - 0xD800) << 10) + (u32::from(t) - 0xDC00),
-                    4,
-                ),
-                _ => break,
-            },
-            0xDC00..=0xDFFF => break,
-            _ => (u32::from(u), 2),
+        if !(0xD800..=0xDFFF).contains(&u) {
+            // Its own `put_utf8` of a BMP code point: the common case compiles as short as
+            // without pairs (sharing the call with them made it twice as slow).
+            let n = put_utf8(u32::from(u), &mut dst[written..]);
+            if n == 0 {
+                break;
+            }
+            read += 2;
+            written += n;
+            continue;
+        }
+        let (c, len) = match src.get(read + 2..read + 4).map(|t| unit(t, be)) {
+            Some(t @ 0xDC00..=0xDFFF) if u < 0xDC00 => (
+                0x10000 + ((u32::from(u) - 0xD800) << 10) + (u32::from(t) - 0xDC00),
+                4,
+            ),
+            _ => break,
         };
         let n = put_utf8(c, &mut dst[written..]);
         if n == 0 {
