@@ -382,31 +382,49 @@ pub(crate) fn utf16_bytes_to_utf16(src: &[u8], be: bool, dst: &mut [u16]) -> (us
 
 pub(crate) fn utf16_bytes_to_utf8(src: &[u8], be: bool, dst: &mut OutBytes) -> (usize, usize) {
     let (mut read, mut written) = (0, 0);
+    loop {
+        let (r, w) = bmp_bytes_to_utf8(&src[read..], be, &mut dst[written..]);
+        read += r;
+        written += w;
+        // The end, a full output, or a surrogate: a pair, or the end of the run.
+        let (Some(u), Some(t)) = (
+            src.get(read..read + 2).map(|u| unit(u, be)),
+            src.get(read + 2..read + 4).map(|t| unit(t, be)),
+        ) else {
+            break;
+        };
+        if !(0xD800..=0xDBFF).contains(&u) || !(0xDC00..=0xDFFF).contains(&t) {
+            break;
+        }
+        let c = 0x10000 + ((u32::from(u) - 0xD800) << 10) + (u32::from(t) - 0xDC00);
+        let Some(d) = dst.get_mut(written..written + 4) else {
+            break;
+        };
+        d[0].write(0xF0 | (c >> 18) as u8);
+        d[1].write(0x80 | ((c >> 12) & 0x3F) as u8);
+        d[2].write(0x80 | ((c >> 6) & 0x3F) as u8);
+        d[3].write(0x80 | (c & 0x3F) as u8);
+        read += 4;
+        written += 4;
+    }
+    (read, written)
+}
+
+/// [`utf16_bytes_to_utf8`] up to the first surrogate: a loop of its own (with the pairs in
+/// it, it compiled a third slower).
+#[inline(always)]
+fn bmp_bytes_to_utf8(src: &[u8], be: bool, dst: &mut OutBytes) -> (usize, usize) {
+    let (mut read, mut written) = (0, 0);
     while read + 2 <= src.len() {
         let u = unit(&src[read..], be);
-        if !(0xD800..=0xDFFF).contains(&u) {
-            // Its own `put_utf8` of a BMP code point: the common case compiles as short as
-            // without pairs (sharing the call with them made it twice as slow).
-            let n = put_utf8(u32::from(u), &mut dst[written..]);
-            if n == 0 {
-                break;
-            }
-            read += 2;
-            written += n;
-            continue;
+        if (0xD800..=0xDFFF).contains(&u) {
+            break;
         }
-        let (c, len) = match src.get(read + 2..read + 4).map(|t| unit(t, be)) {
-            Some(t @ 0xDC00..=0xDFFF) if u < 0xDC00 => (
-                0x10000 + ((u32::from(u) - 0xD800) << 10) + (u32::from(t) - 0xDC00),
-                4,
-            ),
-            _ => break,
-        };
-        let n = put_utf8(c, &mut dst[written..]);
+        let n = put_utf8(u32::from(u), &mut dst[written..]);
         if n == 0 {
             break;
         }
-        read += len;
+        read += 2;
         written += n;
     }
     (read, written)
