@@ -507,7 +507,7 @@ pub(crate) unsafe fn utf16_to_utf8<V: TranscodeVector>(src: &[u16], dst: &mut Ou
     let bytes = unsafe { core::slice::from_raw_parts(src.as_ptr().cast::<u8>(), 2 * src.len()) };
     // SAFETY: ISA enabled per contract.
     let (read, written) = unsafe {
-        convert::<V>(bytes, false, dst, |from, to, dst| {
+        convert::<V, false>(bytes, dst, |from, to, dst| {
             scalar::utf16_to_utf8(&src[from..to], dst)
         })
     };
@@ -523,31 +523,37 @@ pub(crate) unsafe fn utf16_bytes_to_utf8<V: TranscodeVector>(
     be: bool,
     dst: &mut OutBytes,
 ) -> (usize, usize) {
+    let scalar = |from: usize, to: usize, dst: &mut OutBytes| {
+        let (r, w) = scalar::utf16_bytes_to_utf8(&src[2 * from..2 * to], be, dst);
+        (r / 2, w)
+    };
     // SAFETY: ISA enabled per contract.
     let (read, written) = unsafe {
-        convert::<V>(src, be, dst, |from, to, dst| {
-            let (r, w) = scalar::utf16_bytes_to_utf8(&src[2 * from..2 * to], be, dst);
-            (r / 2, w)
-        })
+        if be {
+            convert::<V, true>(src, dst, scalar)
+        } else {
+            convert::<V, false>(src, dst, scalar)
+        }
     };
     let (r, w) = scalar::utf16_bytes_to_utf8(&src[2 * read..], be, &mut dst[written..]);
     (2 * read + r, written + w)
 }
 
 /// The vector loop of both kernels over the units of the UTF-16 bytes `src` (big-endian if
-/// `be`): `(units read, bytes written)`, greedily from the start, stopping where the scalar
+/// `BE`): `(units read, bytes written)`, greedily from the start, stopping where the scalar
 /// kernel has to finish. `scalar(from, to, dst)` is the scalar kernel over units
 /// `from..to`: `(units read, bytes written)`.
 ///
 /// # Safety
 /// The ISA of `V` is enabled in the caller.
 #[inline(always)]
-unsafe fn convert<V: TranscodeVector>(
+unsafe fn convert<V: TranscodeVector, const BE: bool>(
     src: &[u8],
-    be: bool,
     dst: &mut OutBytes,
     scalar: impl Fn(usize, usize, &mut OutBytes) -> (usize, usize),
 ) -> (usize, usize) {
+    // A constant in each instance: no test of the byte order per load.
+    let be = BE;
     let units = src.len() / 2;
     let (mut read, mut written) = (0, 0);
     let mut ascii = true;
