@@ -11,18 +11,24 @@ use super::super::vector::Vector;
 #[inline(always)]
 pub(crate) unsafe fn bytes_to_utf16<V: Vector>(src: &[u8], be: bool, dst: &mut [u16]) -> (usize, usize) {
     let units = src.len() / 2;
+    let limit = units.min(dst.len());
     let n = V::LANES / 2;
     let mut u = 0;
-    while u + n <= units.min(dst.len()) {
-        // SAFETY: `u + n <= units`: the LANES bytes of `src` from `2u` are in bounds, and
-        // `u + n <= dst.len()`: the n u16 (LANES bytes) of `dst` from `u`; ISA enabled per
-        // contract.
-        unsafe {
-            if let Some(v) = V::load_utf16_paired(src.as_ptr().add(2 * u), be) {
+    loop {
+        while u + n <= limit {
+            // SAFETY: `u + n <= units`: the LANES bytes of `src` from `2u` are in bounds, and
+            // `u + n <= dst.len()`: the n u16 (LANES bytes) of `dst` from `u`; ISA enabled
+            // per contract.
+            unsafe {
+                let Some(v) = V::load_utf16_paired(src.as_ptr().add(2 * u), be) else {
+                    break;
+                };
                 v.store(dst.as_mut_ptr().add(u).cast::<u8>());
-                u += n;
-                continue;
             }
+            u += n;
+        }
+        if u + n > limit {
+            break;
         }
         // A surrogate that is not paired within the vector: the scalar kernel over its units
         // and the next one. It stops where the whole input's scalar kernel would, or before a
