@@ -437,5 +437,8 @@ pub(crate) static KERNELS: Kernels = Kernels {
     utf8_to_utf16,
     utf16_to_utf8,
     utf16_bytes_to_utf8,
+    pairs_to_utf8: super::neon_pairs::pairs_to_utf8,
+    pairs_to_utf16: super::neon_pairs::pairs_to_utf16,
+    vector_pair_decode: true,
     ..super::super::scalar::TABLE
 };

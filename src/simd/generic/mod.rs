@@ -4,6 +4,7 @@
 
 pub(crate) mod ascii;
 pub(crate) mod lane;
+pub(crate) mod pairs;
 pub(crate) mod rows;
 pub(crate) mod single_byte;
 pub(crate) mod utf16;
