@@ -23,6 +23,9 @@ pub(crate) struct Tables {
     index: &'static [u16],
 }
 
+/// Leads at every even byte (eight pairs), as a 4-bit-per-byte mask.
+const EVEN: u64 = 0x0F0F_0F0F_0F0F_0F0F;
+
 /// The 4-bit-per-byte mask of a byte mask (each byte 0 or 0xFF).
 #[inline(always)]
 unsafe fn nibbles(m: uint8x16_t) -> u64 {
@@ -206,11 +209,21 @@ impl PairVector for uint8x16_t {
     }
 
     #[inline(always)]
-    unsafe fn put_utf8(self, d: &Decoded, _: u64, kept: u64, out: *mut u8) {
+    unsafe fn put_utf8(self, d: &Decoded, leads: u64, kept: u64, out: *mut u8) {
         // SAFETY: register operations; the row loads index tables of 256 with a byte; the
         // stores write 16 bytes at `out + at`, `at` at most the block's 24 bytes: inside the
-        // `ROOM8` (40) bytes of the contract.
+        // `ROOM8` (40) bytes of the contract; eight pairs: 24 bytes.
         unsafe {
+            if leads == EVEN {
+                // Eight pairs (dense CJK text): their three bytes, interleaved by the store.
+                let cp = d.cp;
+                let b0 = vorr_u8(vmovn_u16(vshrq_n_u16::<12>(cp)), vdup_n_u8(0xE0));
+                let low6 = vdup_n_u8(0x3F);
+                let b1 = vorr_u8(vand_u8(vshrn_n_u16::<6>(cp), low6), vdup_n_u8(0x80));
+                let b2 = vorr_u8(vand_u8(vmovn_u16(cp), low6), vdup_n_u8(0x80));
+                vst3_u8(out, uint8x8x3_t(b0, b1, b2));
+                return;
+            }
             let units = d.units(self);
             let kept = bytes(kept);
             // Row index of each piece of 4 input bytes: kept | leads << 4, summed in pairs.
@@ -250,11 +263,16 @@ impl PairVector for uint8x16_t {
     }
 
     #[inline(always)]
-    unsafe fn put_utf16(self, d: &Decoded, _: u64, kept: u64, out: *mut u16) {
+    unsafe fn put_utf16(self, d: &Decoded, leads: u64, kept: u64, out: *mut u16) {
         // SAFETY: register operations; the row loads index a table of 256 with a byte; the
         // stores write 8 units at `out + at`, `at` at most 8: inside the `ROOM16` (16)
         // units of the contract.
         unsafe {
+            if leads == EVEN {
+                // Eight pairs: their code points are the output.
+                vst1q_u16(out, d.cp);
+                return;
+            }
             let units = d.units(self);
             const WEIGHT: [u8; 16] = [1, 2, 4, 8, 16, 32, 64, 128, 1, 2, 4, 8, 16, 32, 64, 128];
             let bits = vandq_u8(bytes(kept), vld1q_u8(WEIGHT.as_ptr()));
@@ -266,6 +284,12 @@ impl PairVector for uint8x16_t {
                 at += i.count_ones() as usize;
             }
         }
+    }
+
+    #[inline(always)]
+    unsafe fn or(self, other: Self) -> Self {
+        // SAFETY: register operations.
+        unsafe { vorrq_u8(self, other) }
     }
 
     #[inline(always)]

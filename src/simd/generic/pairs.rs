@@ -156,6 +156,11 @@ pub(crate) trait PairVector: Copy {
     /// - The ISA is enabled in the caller.
     /// - `out` is valid for writing `ROOM16` units; `d` was decoded from `self`, `leads`.
     unsafe fn put_utf16(self, d: &Self::Decoded, leads: u64, kept: u64, out: *mut u16);
+    /// Bitwise or.
+    ///
+    /// # Safety
+    /// The ISA is enabled in the caller.
+    unsafe fn or(self, other: Self) -> Self;
     /// Stores the `LANES` bytes (an ASCII block's UTF-8).
     ///
     /// # Safety
@@ -260,6 +265,8 @@ pub(crate) type ScalarPairs<T> = fn(&[u8], &PairTables, &mut [T], usize) -> (usi
 pub(crate) trait Checked: Copy {
     /// Input bytes the block decodes.
     fn read(&self) -> usize;
+    /// Whether it is all ASCII (then its output is exactly its bytes, one unit each).
+    fn ascii(&self) -> bool;
 }
 
 impl<V: PairVector> Checked for Block<V> {
@@ -267,6 +274,46 @@ impl<V: PairVector> Checked for Block<V> {
     fn read(&self) -> usize {
         self.read
     }
+    #[inline(always)]
+    fn ascii(&self) -> bool {
+        self.decoded.is_none()
+    }
+}
+
+/// Copies (UTF-8) or widens (UTF-16) the ASCII run at the start of `src` into `dst`, four
+/// vectors at a time while they are all ASCII and fit: returns their length (in both).
+/// HTML pages are mostly such runs, which a block at a time would cost the pair checks'
+/// bookkeeping on each.
+///
+/// # Safety
+/// - The ISA of `V` is enabled in the caller.
+/// - `put` stores `V::LANES` units of the vector at the pointer it is given.
+#[inline(always)]
+unsafe fn ascii_run<V: PairVector, T>(src: &[u8], dst: &mut [T], put: impl Fn(V, *mut T)) -> usize {
+    let step = 4 * V::LANES;
+    let mut i = 0;
+    while i + step <= src.len() && i + step <= dst.len() {
+        // SAFETY: `i + 4 * LANES` is within both slices (the loop's condition); the ISA and
+        // `put` per the contract.
+        unsafe {
+            let at = src.as_ptr().add(i);
+            let v = [
+                V::load(at),
+                V::load(at.add(V::LANES)),
+                V::load(at.add(2 * V::LANES)),
+                V::load(at.add(3 * V::LANES)),
+            ];
+            if v[0].or(v[1]).or(v[2].or(v[3])).high() != 0 {
+                break;
+            }
+            let out = dst.as_mut_ptr().add(i);
+            for (k, v) in v.into_iter().enumerate() {
+                put(v, out.add(k * V::LANES));
+            }
+        }
+        i += step;
+    }
+    i
 }
 
 /// The block loop of the pair kernels: while `lanes` input bytes and `room` code units of
@@ -274,7 +321,9 @@ impl<V: PairVector> Checked for Block<V> {
 /// `len(block)` units at the given position: with whole stores (`true`: the next block will
 /// be written over what they leave after the end) or exactly. A block it cannot decode
 /// goes to the scalar kernel `tail`, up to its end: if that stops inside it, so does the
-/// kernel; otherwise the loop goes on after it. `tail` finishes.
+/// kernel; otherwise the loop goes on after it. After an ASCII block, `ascii` copies the
+/// run of ASCII that goes on from there (exactly: its length in bytes and units). `tail`
+/// finishes.
 ///
 /// # Safety
 /// - `check` may be called with a pointer valid for reading `lanes` bytes.
@@ -292,6 +341,7 @@ pub(crate) unsafe fn pair_blocks<B: Checked, T: Copy>(
     check: impl Fn(*const u8) -> Option<B>,
     len: impl Fn(&B) -> usize,
     put: impl Fn(&B, *mut T, bool),
+    ascii: impl Fn(&[u8], &mut [T]) -> usize,
 ) -> (usize, usize) {
     let (mut read, mut written) = (0, 0);
     let (src_len, dst_len) = (src.len(), dst.len());
@@ -315,6 +365,17 @@ pub(crate) unsafe fn pair_blocks<B: Checked, T: Copy>(
             // (the contract), which will be made as `next` is `Some`.
             put(&b, dst[written..].as_mut_ptr(), next.is_some());
             (read, written) = (r, w);
+        }
+        if let Some(b) = next
+            && b.ascii()
+        {
+            // Its bytes, exactly (over the garbage the block before left: 16 bytes or
+            // more), then the rest of the run.
+            put(&b, dst[written..].as_mut_ptr(), true);
+            let n = b.read() + ascii(&src[r + b.read()..], &mut dst[w + b.read()..]);
+            (read, written) = (r + n, w + n);
+            pending = None;
+            continue;
         }
         pending = next;
         if next.is_none() {
@@ -387,6 +448,7 @@ pub(crate) unsafe fn to_utf8<V: PairVector>(
                     Some(d) => exactly(out, b.utf8_len(), |buf| b.v.put_utf8(d, b.leads, b.kept, buf)),
                 }
             },
+            |src, dst| ascii_run::<V, _>(src, dst, |v, out| v.store(out.cast())),
         )
     }
 }
@@ -421,6 +483,7 @@ pub(crate) unsafe fn to_utf16<V: PairVector>(
                 Some(d) if whole => b.v.put_utf16(d, b.leads, b.kept, out),
                 Some(d) => exactly(out, b.utf16_len(), |buf| b.v.put_utf16(d, b.leads, b.kept, buf)),
             },
+            |src, dst| ascii_run::<V, _>(src, dst, |v, out| v.widen_store(out)),
         )
     }
 }
