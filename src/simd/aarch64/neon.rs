@@ -439,6 +439,8 @@ pub(crate) static KERNELS: Kernels = Kernels {
     utf16_bytes_to_utf8,
     pairs_to_utf8: super::neon_pairs::pairs_to_utf8,
     pairs_to_utf16: super::neon_pairs::pairs_to_utf16,
+    units_to_bytes: super::neon_pairs::units_to_bytes,
     vector_pair_decode: true,
+    vector_units_encode: true,
     ..super::super::scalar::TABLE
 };

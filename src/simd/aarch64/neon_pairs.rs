@@ -1,4 +1,5 @@
-//! The NEON instance of the pair kernels (`generic/pairs.rs`), 16 input bytes a block.
+//! The NEON instances of the pair kernels (`generic/pairs.rs`), 16 input bytes a block, and
+//! of the `units_to_bytes` kernel (`generic/units.rs`), 8 code units a block.
 //!
 //! Masks have 4 bits per byte (`shrn` of a byte mask, the cheap NEON "movemask"). The
 //! leads' rows and every byte's column are 128- and 256-entry byte lookups (two and four
@@ -10,7 +11,10 @@ use crate::simd::OutBytes;
 use core::arch::aarch64::*;
 
 use super::super::generic::pairs::{self, PairVector, ROWS013, ROWS16};
-use super::super::{Lookup, PairTables};
+use super::super::generic::single_byte::TAIL8;
+use super::super::generic::units::{self, UnitsVector};
+use super::super::generic::utf16_to_utf8::ROWS12;
+use super::super::{EncodeTables, Lookup, PairTables};
 
 /// The lookup tables in registers, and the pointer parameters.
 pub(crate) struct Tables {
@@ -316,4 +320,151 @@ pub(crate) fn pairs_to_utf8(src: &[u8], tables: &PairTables, dst: &mut OutBytes)
 pub(crate) fn pairs_to_utf16(src: &[u8], tables: &PairTables, dst: &mut [u16]) -> (usize, usize) {
     // SAFETY: as `pairs_to_utf8`.
     unsafe { pairs::to_utf16::<uint8x16_t>(src, tables, dst) }
+}
+
+/// The encoder's pages in registers, the blocks' limit and the declined ranges in use.
+pub(crate) struct EncodeRegs {
+    pages: [uint8x16x4_t; 4],
+    /// The blocks' limit minus one, at most 0xFFFF.
+    last: uint16x8_t,
+    /// `(first, last - first)` of each range in use, then unused ones.
+    declined: [(uint16x8_t, uint16x8_t); 5],
+    ranges: usize,
+}
+
+impl UnitsVector for uint16x8_t {
+    const UNITS: usize = 8;
+    type Tables = EncodeRegs;
+
+    #[inline(always)]
+    unsafe fn load_tables(tables: &EncodeTables) -> EncodeRegs {
+        // SAFETY: each load reads 64 bytes inside the 256 of `pages`.
+        unsafe {
+            let page = |i: usize| vld1q_u8_x4(tables.pages.as_ptr().add(64 * i));
+            let zero = vdupq_n_u16(0);
+            let mut declined = [(zero, zero); 5];
+            let mut ranges = 0;
+            for &(lo, hi) in tables.declined.iter().filter(|(lo, hi)| lo <= hi) {
+                declined[ranges] = (vdupq_n_u16(lo), vdupq_n_u16(hi - lo));
+                ranges += 1;
+            }
+            EncodeRegs {
+                pages: [page(0), page(1), page(2), page(3)],
+                last: vdupq_n_u16(tables.blocks.limit().min(0x1_0000).saturating_sub(1) as u16),
+                declined,
+                ranges,
+            }
+        }
+    }
+
+    #[inline(always)]
+    unsafe fn load(src: *const u16) -> Self {
+        // SAFETY: 8 readable units (the contract).
+        unsafe { vld1q_u16(src) }
+    }
+
+    #[inline(always)]
+    unsafe fn ascii(self) -> bool {
+        // SAFETY: register operations.
+        unsafe { vmaxvq_u16(self) < 0x80 }
+    }
+
+    #[inline(always)]
+    unsafe fn lookup<const WIDE: bool>(self, t: &EncodeRegs, tables: &EncodeTables) -> Option<Self> {
+        // SAFETY: register operations; the lane loads read entries at indexes clamped to
+        // `t.last`, below the blocks' limit, inside the blocks (two bytes at an entry of a
+        // byte table: the limit leaves 3 after it).
+        unsafe {
+            let high = vshrn_n_u16::<8>(self);
+            let sixty_four = vdup_n_u8(64);
+            let h1 = vsub_u8(high, sixty_four);
+            let h2 = vsub_u8(h1, sixty_four);
+            let h3 = vsub_u8(h2, sixty_four);
+            let page = vqtbx4_u8(
+                vqtbx4_u8(
+                    vqtbx4_u8(vqtbl4_u8(t.pages[0], high), t.pages[1], h1),
+                    t.pages[2],
+                    h2,
+                ),
+                t.pages[3],
+                h3,
+            );
+            let index = vorrq_u16(vshll_n_u8::<8>(page), vandq_u16(self, vdupq_n_u16(0xFF)));
+            let ascii = vcltq_u16(self, vdupq_n_u16(0x80));
+            let mut bad = vorrq_u16(
+                vcgtq_u16(index, t.last),
+                vceqq_u16(vandq_u16(self, vdupq_n_u16(0xF800)), vdupq_n_u16(0xD800)),
+            );
+            for &(first, span) in &t.declined[..t.ranges] {
+                bad = vorrq_u16(bad, vcleq_u16(vsubq_u16(self, first), span));
+            }
+            let clamped = vminq_u16(index, t.last);
+            let mut at = [0u16; 8];
+            vst1q_u16(at.as_mut_ptr(), clamped);
+            let mut bytes = vdupq_n_u16(0);
+            let base: *const u8 = match tables.blocks {
+                Lookup::U16(b) => b.as_ptr().cast(),
+                Lookup::U8(b) => b.as_ptr(),
+            };
+            let width = if WIDE { 2 } else { 1 };
+            macro_rules! lanes {
+                ($($k:literal)*) => {
+                    $(bytes = vld1q_lane_u16::<$k>(base.add(width * usize::from(at[$k])).cast(), bytes);)*
+                };
+            }
+            lanes!(0 1 2 3 4 5 6 7);
+            if !WIDE {
+                bytes = vandq_u16(bytes, vdupq_n_u16(0xFF));
+            }
+            bad = vorrq_u16(bad, vceqq_u16(bytes, vdupq_n_u16(0)));
+            if vmaxvq_u16(vbicq_u16(bad, ascii)) != 0 {
+                return None;
+            }
+            Some(vbslq_u16(ascii, self, bytes))
+        }
+    }
+
+    #[inline(always)]
+    unsafe fn or(self, other: Self) -> Self {
+        // SAFETY: register operations.
+        unsafe { vorrq_u16(self, other) }
+    }
+
+    #[inline(always)]
+    unsafe fn store_narrow(self, out: *mut u8) {
+        // SAFETY: 8 writable bytes (the contract).
+        unsafe { vst1_u8(out, vmovn_u16(self)) }
+    }
+
+    #[inline(always)]
+    unsafe fn store_bytes(self, out: *mut u8) -> usize {
+        // SAFETY: register operations; the row loads index tables of 256 and 9 rows; the
+        // stores write 8 bytes at `out` and 8 ending at `out + n`, `8 <= n <= 16`: inside
+        // the 16 bytes of the contract.
+        unsafe {
+            let one = vcltq_u16(self, vdupq_n_u16(0x100));
+            // Two bytes: high (lead) first.
+            let lanes = vbslq_u16(
+                one,
+                self,
+                vreinterpretq_u16_u8(vrev16q_u8(vreinterpretq_u8_u16(self))),
+            );
+            const WEIGHT: [u8; 8] = [1, 2, 4, 8, 16, 32, 64, 128];
+            let ones = vaddv_u8(vand_u8(vmovn_u16(one), vld1_u8(WEIGHT.as_ptr())));
+            let packed = vqtbl1q_u8(
+                vreinterpretq_u8_u16(lanes),
+                vld1q_u8(ROWS12[usize::from(ones)].as_ptr()),
+            );
+            let n = 16 - ones.count_ones() as usize;
+            vst1_u8(out, vget_low_u8(packed));
+            let end = vqtbl1q_u8(packed, vld1q_u8(TAIL8[n - 8].as_ptr()));
+            vst1_u8(out.add(n - 8), vget_low_u8(end));
+            n
+        }
+    }
+}
+
+pub(crate) fn units_to_bytes(src: &[u16], tables: &EncodeTables, dst: &mut OutBytes) -> (usize, usize) {
+    // SAFETY: NEON is part of the aarch64 baseline, which is all the generic kernel requires.
+    unsafe { units::units_to_bytes::<uint16x8_t>(src, tables, dst) }
 }

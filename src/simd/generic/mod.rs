@@ -7,6 +7,7 @@ pub(crate) mod lane;
 pub(crate) mod pairs;
 pub(crate) mod rows;
 pub(crate) mod single_byte;
+pub(crate) mod units;
 pub(crate) mod utf16;
 pub(crate) mod utf16_to_utf8;
 pub(crate) mod utf8;
