@@ -110,7 +110,6 @@ pub(crate) const TABLE: Kernels = Kernels {
     pairs_to_utf8: super::avx2_pairs::pairs_to_utf8,
     pairs_to_utf16: super::avx2_pairs::pairs_to_utf16,
     vector_pair_decode: true,
-    pairs_from_0800: true,
     ..super::sse2::TABLE
 };
 
