@@ -343,9 +343,11 @@ pub(crate) unsafe fn pair_blocks<B: Checked, T: Copy>(
     (lanes, room): (usize, usize),
     tail: ScalarPairs<T>,
     check: impl Fn(*const u8) -> Option<B>,
-    len: impl Fn(&B) -> usize,
-    put: impl Fn(&B, *mut T, bool),
-    ascii: impl Fn(&[u8], &mut [T]) -> usize,
+    (len, put, ascii): (
+        impl Fn(&B) -> usize,
+        impl Fn(&B, *mut T, bool),
+        impl Fn(&[u8], &mut [T]) -> usize,
+    ),
 ) -> (usize, usize) {
     let (mut read, mut written) = (0, 0);
     let (src_len, dst_len) = (src.len(), dst.len());
@@ -443,16 +445,18 @@ pub(crate) unsafe fn to_utf8<V: PairVector>(
             (V::LANES, V::ROOM8),
             tail,
             |at| block::<V, 0x800>(at, &t, tables),
-            Block::utf8_len,
-            |b, out, whole| {
-                let out = out.cast::<u8>();
-                match &b.decoded {
-                    None => b.v.store(out),
-                    Some(d) if whole => b.v.put_utf8(d, b.leads, b.kept, out),
-                    Some(d) => exactly(out, b.utf8_len(), |buf| b.v.put_utf8(d, b.leads, b.kept, buf)),
-                }
-            },
-            |src, dst| ascii_run::<V, _>(src, dst, |v, out| v.store(out.cast())),
+            (
+                Block::utf8_len,
+                |b, out, whole| {
+                    let out = out.cast::<u8>();
+                    match &b.decoded {
+                        None => b.v.store(out),
+                        Some(d) if whole => b.v.put_utf8(d, b.leads, b.kept, out),
+                        Some(d) => exactly(out, b.utf8_len(), |buf| b.v.put_utf8(d, b.leads, b.kept, buf)),
+                    }
+                },
+                |src, dst| ascii_run::<V, _>(src, dst, |v, out| v.store(out.cast())),
+            ),
         )
     }
 }
@@ -481,13 +485,15 @@ pub(crate) unsafe fn to_utf16<V: PairVector>(
             (V::LANES, V::ROOM16),
             tail,
             |at| block::<V, 0x80>(at, &t, tables),
-            Block::utf16_len,
-            |b, out, whole| match &b.decoded {
-                None => b.v.widen_store(out),
-                Some(d) if whole => b.v.put_utf16(d, b.leads, b.kept, out),
-                Some(d) => exactly(out, b.utf16_len(), |buf| b.v.put_utf16(d, b.leads, b.kept, buf)),
-            },
-            |src, dst| ascii_run::<V, _>(src, dst, |v, out| v.widen_store(out)),
+            (
+                Block::utf16_len,
+                |b, out, whole| match &b.decoded {
+                    None => b.v.widen_store(out),
+                    Some(d) if whole => b.v.put_utf16(d, b.leads, b.kept, out),
+                    Some(d) => exactly(out, b.utf16_len(), |buf| b.v.put_utf16(d, b.leads, b.kept, buf)),
+                },
+                |src, dst| ascii_run::<V, _>(src, dst, |v, out| v.widen_store(out)),
+            ),
         )
     }
 }

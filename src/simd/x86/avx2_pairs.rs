@@ -36,7 +36,7 @@ use crate::simd::OutBytes;
 use core::arch::x86_64::*;
 use core::mem::MaybeUninit;
 
-use super::super::generic::pairs::{Checked, ROWS013, ROWS16, exactly, leads_of, pair_blocks};
+use super::super::generic::pairs::{Checked, ROWS013, ROWS16, ScalarPairs, exactly, leads_of, pair_blocks};
 use super::super::scalar;
 use super::super::{Lookup, PairTables};
 
@@ -363,7 +363,7 @@ unsafe fn blocks<T: Copy, const MIN: i32>(
     tables: &PairTables,
     dst: &mut [T],
     room: usize,
-    tail: fn(&[u8], &PairTables, &mut [T], usize) -> (usize, usize),
+    tail: ScalarPairs<T>,
     len: impl Fn(&Block) -> usize,
     put: impl Fn(&Block, *mut T, bool),
 ) -> (usize, usize) {
@@ -383,9 +383,7 @@ unsafe fn blocks<T: Copy, const MIN: i32>(
             (32, room),
             tail,
             |at| block::<MIN>(at, &t, tables),
-            len,
-            put,
-            |_, _| 0,
+            (len, put, |_: &[u8], _: &mut [T]| 0),
         )
     }
 }
