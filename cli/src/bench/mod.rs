@@ -17,6 +17,8 @@ mod mem;
 #[cfg(feature = "peers")]
 mod peers;
 mod report;
+#[cfg(feature = "peers")]
+mod simdutf;
 mod suite;
 mod svg;
 mod timer;
@@ -142,7 +144,7 @@ pub fn run(args: &BenchArgs) -> Result<ExitCode, Failure> {
         filters.is_empty() || filters.iter().any(|f| name.contains(f.as_str()))
     };
     if args.list {
-        let (names, _) = suite::build(&|_| false);
+        let (names, _) = suite::build(&|_| false, &[]);
         let mut out = String::new();
         for (name, group) in names.iter().filter(|(n, _)| keep(n)) {
             out.push_str(&format!("{name:<36} {}\n", group.title));
@@ -202,15 +204,36 @@ fn levels(requested: &[String]) -> Result<Vec<Level>, Failure> {
     Ok(levels)
 }
 
-/// The peers this binary measures.
-fn peer_versions() -> Vec<PeerVersion> {
+/// The peers this binary measures, simdutf with the kernel it runs for each of `levels`.
+fn peer_versions(levels: &[Level]) -> Vec<PeerVersion> {
     #[cfg(feature = "peers")]
     {
         let rustc_version = machine::RUSTC.split_whitespace().nth(1).unwrap_or("?");
+        let kernels: Vec<String> = levels
+            .iter()
+            .map(|&level| {
+                let kernel = suite::SimdutfKernel::for_level(level);
+                let state = if simdutf::Simdutf::get(kernel).is_some() {
+                    ""
+                } else {
+                    " (not available)"
+                };
+                format!("{level}: {}{state}", kernel.name())
+            })
+            .collect();
         vec![
             PeerVersion {
                 name: Peer::EncodingRs.name().into(),
-                version: peers::ENCODING_RS_VERSION.into(),
+                version: peers::encoding_rs_build(),
+            },
+            PeerVersion {
+                name: "simdutf".into(),
+                version: format!(
+                    "{} (C++, the sources of the simdutf crate {}; kernel forced per level: {})",
+                    simdutf::version(),
+                    simdutf::CRATE_VERSION,
+                    kernels.join(", ")
+                ),
             },
             PeerVersion {
                 name: Peer::Simdutf8.name().into(),
@@ -223,7 +246,10 @@ fn peer_versions() -> Vec<PeerVersion> {
         ]
     }
     #[cfg(not(feature = "peers"))]
-    Vec::new()
+    {
+        let _ = levels;
+        Vec::new()
+    }
 }
 
 /// Measures the selected workloads and prints the table (the header first, the rows when the
@@ -237,7 +263,7 @@ fn measure(
     let started = Instant::now();
     let date = machine::now_utc();
     let load_start = machine::load_average();
-    let (_, mut workloads) = suite::build(keep);
+    let (_, mut workloads) = suite::build(keep, levels);
     if workloads.is_empty() {
         return Err(Failure::Usage(format!(
             "--filter {} selects no workload; see `simdenc bench --list`",
@@ -267,7 +293,7 @@ fn measure(
             simdenc: machine::SIMDENC_VERSION.into(),
             rustc: machine::RUSTC.into(),
             profile: machine::PROFILE.into(),
-            peers: peer_versions(),
+            peers: peer_versions(levels),
         },
         method: Method {
             batch_ms: timing.batch.as_millis() as u64,
@@ -397,7 +423,8 @@ fn runner_for<'a>(w: &'a mut Workload, entry: &Entry) -> Result<&'a mut Runner, 
 }
 
 /// Checks every implementation of `w` (it must consume the whole input, and every level must
-/// produce the same output, as must the peers where `Work::peers_must_agree`), then calibrates each and keeps the calibrating batch as the first
+/// produce the same output, as must the peers where `Work::peers_must_agree` or
+/// `Peer::must_agree`), then calibrates each and keeps the calibrating batch as the first
 /// sample.
 fn prepare(w: &mut Workload, levels: &[Level], timing: Timing) -> Result<Vec<Entry>, String> {
     let units = w.work.input_units();
@@ -422,6 +449,7 @@ fn prepare(w: &mut Workload, levels: &[Level], timing: Timing) -> Result<Vec<Ent
     let mut first: Option<(&str, suite::Outcome)> = None;
     for e in &mut entries {
         let name = w.name.clone();
+        let must_agree = e.runner > 0 && (peers_must_agree || w.peers[e.runner - 1].0.must_agree());
         let runner = runner_for(w, e).map_err(|f| f.to_string())?;
         let outcome = runner();
         if outcome.read != units {
@@ -441,7 +469,7 @@ fn prepare(w: &mut Workload, levels: &[Level], timing: Timing) -> Result<Vec<Ent
                 Some(_) => {}
                 None => first = Some((e.name, outcome)),
             }
-        } else if peers_must_agree
+        } else if must_agree
             && let Some((other, o)) = first
             && o != outcome
         {

@@ -4,6 +4,9 @@
 use std::fmt::Write as _;
 
 use serde::{Deserialize, Serialize};
+use simdenc::cpu::Level;
+
+use super::suite::SimdutfKernel;
 
 /// The `format` field of a saved run.
 pub const FORMAT: &str = "simdenc-bench 1";
@@ -224,7 +227,7 @@ pub fn describe(run: &Run, format: TableFormat) -> String {
     }
     cpu.push(')');
     let peers = if s.peers.is_empty() {
-        "none (build with --features peers to add encoding_rs, simdutf8 and std)".to_owned()
+        "none (build with --features peers to add encoding_rs, simdutf, simdutf8 and std)".to_owned()
     } else {
         s.peers
             .iter()
@@ -273,7 +276,8 @@ pub fn describe(run: &Run, format: TableFormat) -> String {
 }
 
 /// The table of one run: a column per level, the best level's ratio to scalar, then a
-/// column per peer and simdenc's best ÷ encoding_rs.
+/// column per peer, simdenc's best ÷ encoding_rs, and each level ÷ simdutf's kernel for that
+/// level (`avx2/simdutf`: avx2 ÷ simdutf-haswell).
 pub struct RunTable {
     format: TableFormat,
     levels: Vec<String>,
@@ -306,8 +310,28 @@ impl RunTable {
         self.levels.iter().any(|l| l == "scalar") && self.levels.len() > 1
     }
 
-    fn has_encoding_rs(&self) -> bool {
-        self.peers.iter().any(|p| p == "encoding_rs")
+    /// encoding_rs's column (`encoding_rs`, or `encoding_rs (simd-accel)` when built as
+    /// Firefox builds it), if measured.
+    fn encoding_rs(&self) -> Option<&str> {
+        self.peers
+            .iter()
+            .find(|p| p.starts_with("encoding_rs"))
+            .map(String::as_str)
+    }
+
+    /// The levels measured whose simdutf kernel was measured too, with that kernel's column:
+    /// each gets a ratio column `level/simdutf`.
+    fn simdutf_pairs(&self) -> Vec<(&str, &'static str)> {
+        self.levels
+            .iter()
+            .filter_map(|level| {
+                let kernel = SimdutfKernel::for_level(Level::from_name(level)?).column();
+                self.peers
+                    .iter()
+                    .any(|p| p == kernel)
+                    .then_some((level.as_str(), kernel))
+            })
+            .collect()
     }
 
     fn cells_to_line(&self, cells: &[String]) -> String {
@@ -332,8 +356,11 @@ impl RunTable {
             cells.push("best/scalar".to_owned());
         }
         cells.extend(self.peers.iter().cloned());
-        if self.has_encoding_rs() {
+        if self.encoding_rs().is_some() {
             cells.push("best/encoding_rs".to_owned());
+        }
+        for (level, _) in self.simdutf_pairs() {
+            cells.push(format!("{level}/simdutf"));
         }
         cells
     }
@@ -381,8 +408,12 @@ impl RunTable {
         for peer in &self.peers {
             cells.push(w.mb_s(peer).map_or_else(dash, fmt_mb_s));
         }
-        if self.has_encoding_rs() {
-            let ratio = best.zip(w.mb_s("encoding_rs")).map(|((_, b), e)| b / e);
+        if let Some(encoding_rs) = self.encoding_rs() {
+            let ratio = best.zip(w.mb_s(encoding_rs)).map(|((_, b), e)| b / e);
+            cells.push(ratio.map_or_else(dash, fmt_ratio));
+        }
+        for (level, kernel) in self.simdutf_pairs() {
+            let ratio = w.mb_s(level).zip(w.mb_s(kernel)).map(|(l, k)| l / k);
             cells.push(ratio.map_or_else(dash, fmt_ratio));
         }
         out.push_str(&self.cells_to_line(&cells));
