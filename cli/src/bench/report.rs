@@ -340,8 +340,15 @@ impl RunTable {
             TableFormat::Text => {
                 let mut line = format!("{:<w$}", cells[0], w = self.name_width);
                 let _ = write!(line, " {:>9}", cells[1]);
-                for cell in &cells[2..] {
-                    let _ = write!(line, " {cell:>w$}", w = COL.max(cell.chars().count()));
+                // Each column as wide as its heading (peers' names can be long).
+                let headings = self.header_cells();
+                for (i, cell) in cells.iter().enumerate().skip(2) {
+                    let heading = headings.get(i).map_or(0, |h| h.chars().count());
+                    let _ = write!(
+                        line,
+                        " {cell:>w$}",
+                        w = COL.max(heading).max(cell.chars().count())
+                    );
                 }
                 line.push('\n');
                 line
