@@ -12,6 +12,7 @@
 mod api;
 mod compare;
 mod corpus;
+mod insn;
 mod machine;
 mod mem;
 #[cfg(feature = "peers")]
@@ -123,10 +124,47 @@ pub struct BenchArgs {
     /// List the workloads (with --filter: those selected) and exit.
     #[arg(long)]
     pub list: bool,
+
+    /// For cli/bench-insn.sh (instructions per byte under qemu): run the implementation
+    /// --impl of the workload --only exactly N times, and nothing else.
+    #[arg(long, value_name = "N", hide = true, requires_all = ["only", "implementation"])]
+    pub count_runs: Option<u64>,
+
+    /// The workload of --count-runs (its exact name).
+    #[arg(long, value_name = "WORKLOAD", hide = true, requires = "count_runs")]
+    pub only: Option<String>,
+
+    /// The implementation of --count-runs: a level, or a peer's column name.
+    #[arg(long = "impl", value_name = "NAME", hide = true, requires = "count_runs")]
+    pub implementation: Option<String>,
+
+    /// For cli/bench-insn.sh: list the selected workloads with their input bytes and the
+    /// implementations that can run them at the levels given.
+    #[arg(long, hide = true)]
+    pub list_impls: bool,
+
+    /// For cli/bench-insn.sh: print the Markdown table of instructions per byte from its
+    /// counts file.
+    #[arg(long, value_name = "COUNTS", hide = true)]
+    pub insn_table: Option<PathBuf>,
 }
 
 /// Runs `simdenc bench`.
 pub fn run(args: &BenchArgs) -> Result<ExitCode, Failure> {
+    if let (Some(runs), Some(only), Some(implementation)) =
+        (args.count_runs, &args.only, &args.implementation)
+    {
+        print_stdout(&insn::count_runs(only, implementation, runs)?)?;
+        return Ok(ExitCode::SUCCESS);
+    }
+    if let Some(path) = &args.insn_table {
+        let text = std::fs::read_to_string(path)
+            .map_err(|e| Failure::Message(format!("{}: {e}", path.display())))?;
+        let counts =
+            insn::parse_counts(&text).map_err(|e| Failure::Message(format!("{}: {e}", path.display())))?;
+        print_stdout(&insn::render_table(&counts))?;
+        return Ok(ExitCode::SUCCESS);
+    }
     if let [a, b] = args.compare.as_slice() {
         return compare_runs(args, a, b);
     }
@@ -153,6 +191,10 @@ pub fn run(args: &BenchArgs) -> Result<ExitCode, Failure> {
         return Ok(ExitCode::SUCCESS);
     }
     let levels = levels(&args.level)?;
+    if args.list_impls {
+        print_stdout(&insn::list_impls(&keep, &levels))?;
+        return Ok(ExitCode::SUCCESS);
+    }
     let clock = args.clock.or_available();
     let timing = if args.quick {
         Timing {
