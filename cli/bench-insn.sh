@@ -1,14 +1,14 @@
 #!/usr/bin/env bash
 # Instructions per input byte of every implementation of the `simdenc bench` workloads on
 # aarch64, counted under qemu-aarch64 (../shared/tools/insn-count): simdenc at the neon and
-# scalar levels, and the peers built for aarch64 (simdutf's arm64 and fallback kernels,
-# simdutf8, encoding_rs with simd-accel and fast-legacy-encode, std). Exact and repeatable:
-# machine load does not change a count. A proxy for NEON speed, not a time (see insn-count's
-# README).
+# scalar levels, and the peers built for aarch64 (simdutf's arm64 kernel, the only one simdutf
+# builds there; simdutf8; encoding_rs with simd-accel and fast-legacy-encode; std). Exact and
+# repeatable: machine load does not change a count. A proxy for NEON speed, not a time (see
+# insn-count's README).
 #
-#   bash cli/bench-insn.sh                         # the default subset, k = 10
+#   bash cli/bench-insn.sh                         # the whole suite, k = 10 (about 10 min)
+#   bash cli/bench-insn.sh --subset                # a few workloads of each group (about 2 min)
 #   bash cli/bench-insn.sh --filter utf8-validate/ --filter cjk-encode/ --k 20
-#   bash cli/bench-insn.sh --all                   # the whole suite (long: hours under qemu)
 #   bash cli/bench-insn.sh --stable                # encoding_rs without simd-accel, no RUSTC_BOOTSTRAP
 #
 # For each workload and implementation, one process runs the call once and another k + 1 times
@@ -31,7 +31,7 @@ counts=insn-counts.tsv
 features=peers-firefox
 build=1
 filters=()
-all=0
+subset=0
 while [ $# -gt 0 ]; do
   case $1 in
     --filter) filters+=(--filter "$2"); shift 2 ;;
@@ -39,12 +39,12 @@ while [ $# -gt 0 ]; do
     --counts) counts=$2; shift 2 ;;
     --stable) features=peers; shift ;;
     --no-build) build=0; shift ;;
-    --all) all=1; shift ;;
+    --subset) subset=1; shift ;;
     -h|--help) sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
     *) echo "bench-insn.sh: unknown option $1 (see --help)" >&2; exit 2 ;;
   esac
 done
-if [ ${#filters[@]} -eq 0 ] && [ $all = 0 ]; then
+if [ $subset = 1 ]; then
   # One or more workloads of each group the targets name: validation, UTF-8 -> UTF-8,
   # UTF-8 <-> UTF-16 (lipsum: Latin, Russian, Chinese, emoji), UTF-16LE/BE decode (Wikipedia
   # ru), single-byte and CJK decode and encode (Wikipedia text, and whole HTML pages).

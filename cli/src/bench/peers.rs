@@ -39,7 +39,7 @@ fn theirs(enc: &'static simdenc::Encoding) -> &'static encoding_rs::Encoding {
 /// How encoding_rs was built, for the report.
 pub fn encoding_rs_build() -> String {
     if cfg!(feature = "peers-firefox") {
-        format!("{ENCODING_RS_VERSION} (simd-accel, fast-legacy-encode)")
+        format!("{ENCODING_RS_VERSION} with fast-legacy-encode")
     } else {
         ENCODING_RS_VERSION.to_owned()
     }
@@ -49,16 +49,6 @@ pub fn encoding_rs_build() -> String {
 /// CPU can run.
 pub fn runners(work: &Work, levels: &[simdenc::cpu::Level]) -> Vec<(Peer, Runner)> {
     let mut peers: Vec<(Peer, Runner)> = Vec::new();
-    let mut kernels: Vec<SimdutfKernel> = levels.iter().map(|&l| SimdutfKernel::for_level(l)).collect();
-    kernels.sort();
-    kernels.dedup();
-    for kernel in kernels {
-        if let Some(simdutf) = Simdutf::get(kernel)
-            && let Some(runner) = simdutf_runner(simdutf, work)
-        {
-            peers.push((Peer::Simdutf(kernel), runner));
-        }
-    }
     match work {
         Work::Validate(input) => {
             let i = Rc::clone(input);
@@ -165,6 +155,16 @@ pub fn runners(work: &Work, levels: &[simdenc::cpu::Level]) -> Vec<(Peer, Runner
         }
         Work::Mem(call, input) => {
             peers.push((Peer::EncodingRs, mem_runner!(encoding_rs::mem, *call, input)));
+        }
+    }
+    let mut kernels: Vec<SimdutfKernel> = levels.iter().map(|&l| SimdutfKernel::for_level(l)).collect();
+    kernels.sort();
+    kernels.dedup();
+    for kernel in kernels {
+        if let Some(simdutf) = Simdutf::get(kernel)
+            && let Some(runner) = simdutf_runner(simdutf, work)
+        {
+            peers.push((Peer::Simdutf(kernel), runner));
         }
     }
     peers
