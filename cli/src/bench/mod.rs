@@ -1,12 +1,14 @@
 //! `simdenc bench`: a fixed suite of workloads on the embedded corpus, measured at every SIMD
-//! level this CPU supports (and against encoding_rs, simdutf8 and std when built with
+//! level this CPU supports (and against encoding_rs, simdutf, simdutf8 and std when built with
 //! `--features peers`), printed as a table of MB/s with ratios, saved as JSON, compared
 //! across runs and charted as SVG.
 //!
 //! Module map: `corpus` (the embedded texts and the inputs made from them), `suite` (the
 //! named workloads), `api` (the `api` group: the public entry points users call, beside the
-//! slice calls they are built on), `mem` (the `mem` group: `simdenc::mem`'s functions), `peers` (the same workloads done by other crates), `timer` (the
-//! calibrated loop), `machine` (CPU, flags, compiler, date), `report` (the run as data and as
+//! slice calls they are built on), `mem` (the `mem` group: `simdenc::mem`'s functions),
+//! `peers` (the same workloads done by other crates), `simdutf` (simdutf's C++ through its
+//! named kernels), `insn` (instructions per byte under qemu, for cli/bench-insn.sh), `timer`
+//! (the calibrated loop), `machine` (CPU, flags, compiler, date), `report` (the run as data and as
 //! a table), `compare` (two runs side by side), `svg` (charts).
 
 mod api;
@@ -46,7 +48,11 @@ entry points users call under api/: Encoding::decode and encode, decode_to_strin
 DecodeReader... beside the slice calls; simdenc::mem's conversions and checks under mem/) on the corpus
 embedded in the binary, at every SIMD level this CPU supports, and prints MB/s of input per
 level, the best level's ratio to scalar and, in a build with `--features peers`, encoding_rs,
-simdutf8 and std with simdenc's best / encoding_rs. Each figure is the best of several timed
+simdutf (C++; its kernel for each level measured: avx512 icelake, avx2 haswell, sse2 westmere,
+neon arm64, scalar fallback), simdutf8 and std, with simdenc's best / encoding_rs and each
+level / its simdutf kernel. `--features peers-firefox` (RUSTC_BOOTSTRAP=1 on stable) builds
+encoding_rs as Firefox does (simd-accel, fast-legacy-encode). Instructions per byte on aarch64
+under qemu: cli/bench-insn.sh. Each figure is the best of several timed
 batches (--batches) of at least --time ms each, after calibration, timed with the thread's
 CPU time (--clock wall for wall time). A default run takes about a minute and a half; build
 with --release, or the figures mean nothing.

@@ -389,3 +389,45 @@ fn same_bytes_as_units(bytes: &[u8]) -> Option<Vec<u16>> {
             .collect(),
     )
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::bench::suite;
+
+    /// simdutf's kernel for every supported level runs the Unicode workloads and writes exactly
+    /// what simdenc writes at that level.
+    #[test]
+    fn simdutf_agrees_with_simdenc_at_every_level() {
+        let groups = [
+            "utf8-validate/",
+            "utf8-to-utf8/",
+            "utf8-to-utf16/",
+            "utf16-to-utf8/",
+            "utf16-decode/",
+        ];
+        let keep = |name: &str| groups.iter().any(|g| name.starts_with(g));
+        for level in simdenc::cpu::supported() {
+            let kernel = SimdutfKernel::for_level(level);
+            let (_, mut workloads) = suite::build(&keep, &[level]);
+            assert_eq!(workloads.len(), 20);
+            for w in &mut workloads {
+                simdenc::cpu::force(level).unwrap();
+                let ours = (w.simdenc)();
+                let Some((_, theirs)) = w.peers.iter_mut().find(|(p, _)| *p == Peer::Simdutf(kernel)) else {
+                    assert!(Simdutf::get(kernel).is_none(), "{}: no simdutf runner", w.name);
+                    continue;
+                };
+                assert_eq!(
+                    ours,
+                    theirs(),
+                    "{} at {level} vs simdutf {}",
+                    w.name,
+                    kernel.name()
+                );
+                assert_eq!(ours.read, w.work.input_units(), "{}", w.name);
+            }
+        }
+        let _ = simdenc::cpu::force(simdenc::cpu::detected());
+    }
+}

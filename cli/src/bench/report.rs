@@ -449,3 +449,69 @@ pub fn render_run(run: &Run, format: TableFormat) -> String {
     }
     out
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn measured(implementation: &str, mb_s: f64) -> Measurement {
+        Measurement {
+            implementation: implementation.into(),
+            mb_s,
+            mb_s_median: mb_s,
+            calls_per_batch: 1,
+        }
+    }
+
+    /// Each level is divided by simdutf's kernel for that level (not by the fastest one), and
+    /// encoding_rs's ratio finds its column under the Firefox build's name too.
+    #[test]
+    fn ratios_to_simdutf_per_level_and_to_encoding_rs() {
+        let levels = ["avx2".to_owned(), "avx512".to_owned()];
+        let peers = [
+            "encoding_rs (simd-accel)".to_owned(),
+            "simdutf-haswell".to_owned(),
+            "simdutf-icelake".to_owned(),
+        ];
+        let mut table = RunTable::new(TableFormat::Markdown, &levels, &peers, ["w"]);
+        assert_eq!(
+            table.head().lines().next().unwrap(),
+            "| workload | input | avx2 | avx512 | encoding_rs (simd-accel) | simdutf-haswell | simdutf-icelake \
+             | best/encoding_rs | avx2/simdutf | avx512/simdutf |"
+        );
+        let w = WorkloadResult {
+            name: "w".into(),
+            group: "g".into(),
+            input_bytes: 1000,
+            results: vec![
+                measured("avx2", 300.0),
+                measured("avx512", 800.0),
+                measured("encoding_rs (simd-accel)", 200.0),
+                measured("simdutf-haswell", 600.0),
+                measured("simdutf-icelake", 400.0),
+            ],
+        };
+        assert_eq!(
+            table.row(&w),
+            "| w | 1.0 kB | 300 | 800 | 200 | 600 | 400 | 4.00x | 0.50x | 2.00x |\n"
+        );
+    }
+
+    #[test]
+    fn simdutf_kernel_per_level() {
+        let names: Vec<&str> = Level::ALL
+            .into_iter()
+            .map(|l| SimdutfKernel::for_level(l).column())
+            .collect();
+        assert_eq!(
+            names,
+            [
+                "simdutf-fallback",
+                "simdutf-westmere",
+                "simdutf-haswell",
+                "simdutf-icelake",
+                "simdutf-arm64"
+            ]
+        );
+    }
+}
