@@ -171,7 +171,7 @@ pub fn render_table(counts: &[Count]) -> String {
     let mut rule = vec!["---".to_owned()];
     rule.extend(std::iter::repeat_n("---:".to_owned(), head.len() - 1));
     let _ = writeln!(out, "| {} |", rule.join(" | "));
-    for (workload, bytes) in workloads {
+    for &(workload, bytes) in &workloads {
         let mut cells = vec![workload.to_owned(), fmt_bytes(bytes as usize)];
         let cell = |v: Option<f64>| v.map_or_else(|| "-".to_owned(), fmt_per_byte);
         cells.extend(levels.iter().map(|l| cell(per_byte(workload, l))));
@@ -187,6 +187,47 @@ pub fn render_table(counts: &[Count]) -> String {
             cells.push(ratio.unwrap_or_else(|| "-".to_owned()));
         }
         let _ = writeln!(out, "| {} |", cells.join(" | "));
+    }
+    if let Some(reference) = reference.filter(|_| !peers.is_empty()) {
+        out.push_str(&group_means(&workloads, &peers, reference, &per_byte));
+    }
+    out
+}
+
+/// Per group of workloads (the name up to its first `/`): the geometric mean over its
+/// workloads of the best peer's count ÷ simdenc's at `reference`, where both were counted.
+fn group_means(
+    workloads: &[(&str, u64)],
+    peers: &[&str],
+    reference: &str,
+    per_byte: &dyn Fn(&str, &str) -> Option<f64>,
+) -> String {
+    let mut groups: Vec<(&str, Vec<f64>)> = Vec::new();
+    for (workload, _) in workloads {
+        let best = peers
+            .iter()
+            .filter_map(|p| per_byte(workload, p))
+            .min_by(f64::total_cmp);
+        let Some(ratio) = best
+            .zip(per_byte(workload, reference))
+            .and_then(|(b, ours)| (ours > 0.0 && b > 0.0).then_some(b / ours))
+        else {
+            continue;
+        };
+        let group = workload.split('/').next().unwrap_or(workload);
+        match groups.iter_mut().find(|(g, _)| *g == group) {
+            Some((_, ratios)) => ratios.push(ratio),
+            None => groups.push((group, vec![ratio])),
+        }
+    }
+    if groups.is_empty() {
+        return String::new();
+    }
+    let mut out =
+        format!("\n| group | workloads | best peer ÷ {reference}, geometric mean |\n| --- | ---: | ---: |\n");
+    for (group, ratios) in groups {
+        let mean = (ratios.iter().map(|r| r.ln()).sum::<f64>() / ratios.len() as f64).exp();
+        let _ = writeln!(out, "| {group} | {} | {mean:.2} |", ratios.len());
     }
     out
 }
@@ -274,6 +315,44 @@ mod tests {
             lines[3],
             "| b | 1.0 kB | 2.00 | - | - | 1.00 | 0.50 (encoding_rs) |"
         );
-        assert_eq!(lines.len(), 4);
+        // Each workload its own group here (no `/` in the names): geometric means of one ratio.
+        assert_eq!(lines[4], "");
+        assert_eq!(
+            lines[5],
+            "| group | workloads | best peer ÷ neon, geometric mean |"
+        );
+        assert_eq!(lines[7], "| a | 1 | 1.50 |");
+        assert_eq!(lines[8], "| b | 1 | 0.50 |");
+        assert_eq!(lines.len(), 9);
+    }
+}
+
+#[cfg(test)]
+mod group_tests {
+    use super::*;
+
+    #[test]
+    fn group_mean_is_geometric() {
+        let count = |workload: &str, implementation: &str, k_plus_one: u64| Count {
+            workload: workload.into(),
+            bytes: 100,
+            implementation: implementation.into(),
+            k: 1,
+            once: 0,
+            k_plus_one,
+        };
+        // Ratios 2 and 8 in group g: geometric mean 4; h has no peer count and is left out.
+        let counts = [
+            count("g/1", "neon", 100),
+            count("g/1", "simdutf-arm64", 200),
+            count("g/2", "neon", 100),
+            count("g/2", "simdutf-arm64", 800),
+            count("h/1", "neon", 100),
+        ];
+        let table = render_table(&counts);
+        assert!(
+            table.ends_with("| --- | ---: | ---: |\n| g | 2 | 4.00 |\n"),
+            "{table}"
+        );
     }
 }
