@@ -427,6 +427,10 @@ fn measure(
         run.machine.load_average_end.as_deref().unwrap_or("unknown"),
         report::spread(&run)
     ))?;
+    let summary = report::peer_summary(&run, args.format);
+    if !summary.is_empty() {
+        emit(&format!("\n{summary}"))?;
+    }
     if let Some(path) = &args.json {
         let json = serde_json::to_string_pretty(&run)
             .map_err(|e| Failure::Message(format!("cannot serialise the run: {e}")))?;

@@ -447,6 +447,92 @@ pub fn render_run(run: &Run, format: TableFormat) -> String {
         out.push('\n');
         out.push_str(&spread);
     }
+    let summary = peer_summary(run, format);
+    if !summary.is_empty() {
+        out.push('\n');
+        out.push_str(&summary);
+    }
+    out
+}
+
+/// Per group of workloads (the name up to its first `/`) and per level: the geometric mean over
+/// the group's workloads of the level's figure ÷ the best peer's at that level (the fastest of
+/// encoding_rs, simdutf8, std and simdutf's kernel for that level; simdutf's other kernels
+/// left out). Empty when no peer was measured.
+pub fn peer_summary(run: &Run, format: TableFormat) -> String {
+    let column_of = |level: &str| Level::from_name(level).map(|l| SimdutfKernel::for_level(l).column());
+    let mut groups: Vec<(&str, Vec<Vec<f64>>)> = Vec::new();
+    for w in &run.workloads {
+        let ratios: Vec<Option<f64>> = run
+            .levels
+            .iter()
+            .map(|level| {
+                let ours = w.mb_s(level)?;
+                let kernel = column_of(level);
+                let best = run
+                    .peers
+                    .iter()
+                    .filter(|p| !p.starts_with("simdutf-") || Some(p.as_str()) == kernel)
+                    .filter_map(|p| w.mb_s(p))
+                    .max_by(f64::total_cmp)?;
+                (best > 0.0 && ours > 0.0).then_some(ours / best)
+            })
+            .collect();
+        if ratios.iter().all(Option::is_none) {
+            continue;
+        }
+        let group = w.name.split('/').next().unwrap_or(&w.name);
+        let entry = match groups.iter().position(|(g, _)| *g == group) {
+            Some(i) => &mut groups[i].1,
+            None => {
+                groups.push((group, vec![Vec::new(); run.levels.len()]));
+                &mut groups.last_mut().expect("just pushed").1
+            }
+        };
+        for (per_level, ratio) in entry.iter_mut().zip(ratios) {
+            per_level.extend(ratio);
+        }
+    }
+    if groups.is_empty() {
+        return String::new();
+    }
+    let mut head = vec!["group".to_owned()];
+    head.extend(run.levels.iter().map(|l| format!("{l} ÷ best peer")));
+    let line = |cells: &[String]| match format {
+        TableFormat::Markdown => format!("| {} |\n", cells.join(" | ")),
+        TableFormat::Text => {
+            let mut line = format!("{:<16}", cells[0]);
+            for (cell, h) in cells.iter().zip(&head).skip(1) {
+                let _ = write!(line, " {cell:>w$}", w = h.chars().count());
+            }
+            line.push('\n');
+            line
+        }
+    };
+    let mut out = String::from(
+        "simdenc ÷ the best peer at each level (geometric mean over the group's workloads that \
+         have a peer):\n",
+    );
+    if format == TableFormat::Markdown {
+        out.push('\n');
+    }
+    out.push_str(&line(&head));
+    if format == TableFormat::Markdown {
+        let mut rule = vec!["---".to_owned()];
+        rule.extend(std::iter::repeat_n("---:".to_owned(), head.len() - 1));
+        out.push_str(&line(&rule));
+    }
+    for (group, per_level) in groups {
+        let mut cells = vec![group.to_owned()];
+        cells.extend(per_level.iter().map(|ratios| {
+            if ratios.is_empty() {
+                return "-".to_owned();
+            }
+            let mean = (ratios.iter().map(|r| r.ln()).sum::<f64>() / ratios.len() as f64).exp();
+            fmt_ratio(mean)
+        }));
+        out.push_str(&line(&cells));
+    }
     out
 }
 
@@ -495,6 +581,82 @@ mod tests {
             table.row(&w),
             "| w | 1.0 kB | 300 | 800 | 200 | 600 | 400 | 4.00x | 0.50x | 2.00x |\n"
         );
+    }
+
+    /// The best peer at a level is the fastest peer but simdutf's kernels for other levels;
+    /// group means are geometric.
+    #[test]
+    fn summary_against_the_best_peer_at_each_level() {
+        let workload = |name: &str, results: Vec<Measurement>| WorkloadResult {
+            name: name.into(),
+            group: "g".into(),
+            input_bytes: 1000,
+            results,
+        };
+        let run = Run {
+            format: FORMAT.into(),
+            date: String::new(),
+            machine: Machine {
+                cpu: String::new(),
+                cpu_id: None,
+                arch: String::new(),
+                os: String::new(),
+                logical_cpus: 1,
+                virtual_machine: None,
+                flags: Vec::new(),
+                detected_level: String::new(),
+                load_average_start: None,
+                load_average_end: None,
+            },
+            software: Software {
+                simdenc: String::new(),
+                rustc: String::new(),
+                profile: String::new(),
+                peers: Vec::new(),
+            },
+            method: Method {
+                batch_ms: 1,
+                batches: 1,
+                statistic: String::new(),
+                clock: String::new(),
+                unit: String::new(),
+            },
+            levels: vec!["avx2".into(), "avx512".into()],
+            peers: vec![
+                "encoding_rs".into(),
+                "simdutf-haswell".into(),
+                "simdutf-icelake".into(),
+            ],
+            workloads: vec![
+                // avx2 against haswell's 400 (icelake's 800 is not avx2's peer): 0.5; avx512
+                // against icelake's 800: 1.
+                workload(
+                    "utf8/a",
+                    vec![
+                        measured("avx2", 200.0),
+                        measured("avx512", 800.0),
+                        measured("encoding_rs", 100.0),
+                        measured("simdutf-haswell", 400.0),
+                        measured("simdutf-icelake", 800.0),
+                    ],
+                ),
+                // Only encoding_rs: 8 and 8.
+                workload(
+                    "utf8/b",
+                    vec![
+                        measured("avx2", 800.0),
+                        measured("avx512", 800.0),
+                        measured("encoding_rs", 100.0),
+                    ],
+                ),
+            ],
+            wall_seconds: 0.0,
+        };
+        let summary = peer_summary(&run, TableFormat::Markdown);
+        let lines: Vec<&str> = summary.lines().collect();
+        assert_eq!(lines[2], "| group | avx2 ÷ best peer | avx512 ÷ best peer |");
+        assert_eq!(lines[4], "| utf8 | 2.00x | 2.83x |");
+        assert_eq!(lines.len(), 5);
     }
 
     #[test]
