@@ -11,7 +11,9 @@
 
 use std::borrow::Cow;
 
-use pyo3::exceptions::{PyLookupError, PyTypeError, PyUnicodeDecodeError, PyUnicodeEncodeError, PyValueError};
+use pyo3::exceptions::{
+    PyLookupError, PyTypeError, PyUnicodeDecodeError, PyUnicodeEncodeError, PyValueError,
+};
 use pyo3::prelude::*;
 use pyo3::types::{PyByteArray, PyBytes, PyString};
 use simdenc::{CoderResult, Decoder, DecoderResult, Encoder, EncoderResult, Encoding};
@@ -23,12 +25,17 @@ const GIL_RELEASE_BYTES: usize = 64 * 1024;
 
 /// Runs `f` with the GIL released when `len` is large, else directly.
 fn maybe_detach<T: Send, F: Send + FnOnce() -> T>(py: Python<'_>, len: usize, f: F) -> T {
-    if len >= GIL_RELEASE_BYTES { py.detach(f) } else { f() }
+    if len >= GIL_RELEASE_BYTES {
+        py.detach(f)
+    } else {
+        f()
+    }
 }
 
 /// "Get an encoding", as `LookupError` (what Python's codecs raise) when it fails.
 fn encoding_for(label: &str) -> PyResult<&'static Encoding> {
-    Encoding::for_label(label.as_bytes()).ok_or_else(|| PyLookupError::new_err(format!("unknown encoding: {label}")))
+    Encoding::for_label(label.as_bytes())
+        .ok_or_else(|| PyLookupError::new_err(format!("unknown encoding: {label}")))
 }
 
 /// The name Python's exceptions carry: the standard's name, lowercased (as `TextDecoder`'s
@@ -78,7 +85,9 @@ struct Malformed {
 /// multibyte codecs' two, and the charmap codecs' one for single-byte encodings.
 fn decode_reason(encoding: &'static Encoding, input: &[u8], bad: Malformed) -> &'static str {
     if encoding == simdenc::UTF_8 {
-        let first = usize::try_from(bad.start).ok().and_then(|i| input.get(i).copied());
+        let first = usize::try_from(bad.start)
+            .ok()
+            .and_then(|i| input.get(i).copied());
         match first {
             Some(0x80..=0xC1 | 0xF5..=0xFF) => "invalid start byte",
             _ if bad.at_eof => "unexpected end of data",
@@ -94,10 +103,26 @@ fn decode_reason(encoding: &'static Encoding, input: &[u8], bad: Malformed) -> &
 }
 
 /// The `UnicodeDecodeError` for `bad` in `object` (whose offset 0 is `bad`'s offset `shift`).
-fn decode_error(py: Python<'_>, encoding: &'static Encoding, object: &[u8], shift: i64, bad: Malformed) -> PyErr {
-    let bad = Malformed { start: bad.start + shift, end: bad.end + shift, ..bad };
+fn decode_error(
+    py: Python<'_>,
+    encoding: &'static Encoding,
+    object: &[u8],
+    shift: i64,
+    bad: Malformed,
+) -> PyErr {
+    let bad = Malformed {
+        start: bad.start + shift,
+        end: bad.end + shift,
+        ..bad
+    };
     let reason = decode_reason(encoding, object, bad);
-    let args = (lower_name(encoding), PyBytes::new(py, object), bad.start, bad.end, reason);
+    let args = (
+        lower_name(encoding),
+        PyBytes::new(py, object),
+        bad.start,
+        bad.end,
+        reason,
+    );
     match py.get_type::<PyUnicodeDecodeError>().call1(args) {
         Ok(value) => PyErr::from_value(value),
         Err(err) => err,
@@ -106,7 +131,12 @@ fn decode_error(py: Python<'_>, encoding: &'static Encoding, object: &[u8], shif
 
 /// Decodes `input` with `decoder` in fatal mode, appending to `out`. On a malformed sequence,
 /// returns it and how much of `input` was read (the decoder holds the rest of its state).
-fn decode_fatal(decoder: &mut Decoder, input: &[u8], out: &mut String, last: bool) -> Result<(), (Malformed, usize)> {
+fn decode_fatal(
+    decoder: &mut Decoder,
+    input: &[u8],
+    out: &mut String,
+    last: bool,
+) -> Result<(), (Malformed, usize)> {
     let mut read = 0;
     loop {
         let rest = &input[read..];
@@ -120,7 +150,14 @@ fn decode_fatal(decoder: &mut Decoder, input: &[u8], out: &mut String, last: boo
             DecoderResult::Malformed(bad, after) => {
                 let end = read as i64 - i64::from(after);
                 let at_eof = last && read == input.len() && after == 0;
-                return Err((Malformed { start: end - i64::from(bad), end, at_eof }, read));
+                return Err((
+                    Malformed {
+                        start: end - i64::from(bad),
+                        end,
+                        at_eof,
+                    },
+                    read,
+                ));
             }
         }
     }
@@ -149,7 +186,12 @@ enum Bom {
 }
 
 /// One-shot decode; `Err` holds the malformed sequence's offsets in `data`.
-fn decode_bytes(data: &[u8], encoding: &'static Encoding, fatal: bool, bom: Bom) -> Result<String, Malformed> {
+fn decode_bytes(
+    data: &[u8],
+    encoding: &'static Encoding,
+    fatal: bool,
+    bom: Bom,
+) -> Result<String, Malformed> {
     // The encoding used and where the text starts, as the standard's three decode
     // algorithms choose them.
     let (encoding, skip) = match (bom, Encoding::for_bom(data)) {
@@ -169,7 +211,11 @@ fn decode_bytes(data: &[u8], encoding: &'static Encoding, fatal: bool, bom: Bom)
     let mut out = String::new();
     match decode_fatal(&mut decoder, body, &mut out, true) {
         Ok(()) => Ok(out),
-        Err((bad, _)) => Err(Malformed { start: bad.start + skip as i64, end: bad.end + skip as i64, ..bad }),
+        Err((bad, _)) => Err(Malformed {
+            start: bad.start + skip as i64,
+            end: bad.end + skip as i64,
+            ..bad
+        }),
     }
 }
 
@@ -178,7 +224,9 @@ fn parse_bom(bom: &str) -> PyResult<Bom> {
         "sniff" => Ok(Bom::Sniff),
         "strip" => Ok(Bom::Strip),
         "keep" => Ok(Bom::Keep),
-        _ => Err(PyValueError::new_err(format!("bom must be 'sniff', 'strip' or 'keep', not {bom:?}"))),
+        _ => Err(PyValueError::new_err(format!(
+            "bom must be 'sniff', 'strip' or 'keep', not {bom:?}"
+        ))),
     }
 }
 
@@ -186,7 +234,9 @@ fn parse_decode_errors(errors: &str) -> PyResult<bool> {
     match errors {
         "strict" => Ok(true),
         "replace" => Ok(false),
-        _ => Err(PyValueError::new_err(format!("errors must be 'replace' or 'strict', not {errors:?}"))),
+        _ => Err(PyValueError::new_err(format!(
+            "errors must be 'replace' or 'strict', not {errors:?}"
+        ))),
     }
 }
 
@@ -241,7 +291,10 @@ struct Text<'a> {
 
 fn text_of<'a>(s: &'a Bound<'_, PyString>) -> PyResult<Text<'a>> {
     if let Ok(text) = s.to_cow() {
-        return Ok(Text { text, first_surrogate: None });
+        return Ok(Text {
+            text,
+            first_surrogate: None,
+        });
     }
     // Surrogates: UTF-8 with them encoded as three bytes each (ED A0..BF xx), then replaced.
     let wtf8 = s.call_method1("encode", ("utf-8", "surrogatepass"))?;
@@ -268,7 +321,10 @@ fn text_of<'a>(s: &'a Bound<'_, PyString>) -> PyResult<Text<'a>> {
             }
         }
     }
-    Ok(Text { text: Cow::Owned(text), first_surrogate })
+    Ok(Text {
+        text: Cow::Owned(text),
+        first_surrogate,
+    })
 }
 
 /// Where a strict encode failed: the code-point index in the `str`, and why.
@@ -325,13 +381,23 @@ impl Target {
 fn utf16_bytes(text: &str, big_endian: bool, out: &mut Vec<u8>) {
     out.reserve(text.len() * 2);
     for unit in text.encode_utf16() {
-        out.extend_from_slice(&if big_endian { unit.to_be_bytes() } else { unit.to_le_bytes() });
+        out.extend_from_slice(&if big_endian {
+            unit.to_be_bytes()
+        } else {
+            unit.to_le_bytes()
+        });
     }
 }
 
 /// Encodes `text` into `out` with `encoder` (a `Target::Encode`'s), html mode or fatal;
 /// `Err` holds the byte offset in `text` just after the unmappable character.
-fn encode_with(encoder: &mut Encoder, text: &str, out: &mut Vec<u8>, html: bool, last: bool) -> Result<(), usize> {
+fn encode_with(
+    encoder: &mut Encoder,
+    text: &str,
+    out: &mut Vec<u8>,
+    html: bool,
+    last: bool,
+) -> Result<(), usize> {
     let mut read = 0;
     loop {
         let rest = &text[read..];
@@ -358,9 +424,18 @@ fn encode_with(encoder: &mut Encoder, text: &str, out: &mut Vec<u8>, html: bool,
 }
 
 /// Encodes `text` for `target`: `Err` is the strict-mode failure.
-fn encode_text(target: Target, encoder: Option<&mut Encoder>, text: &Text<'_>, html: bool, last: bool) -> Result<Vec<u8>, Unencodable> {
+fn encode_text(
+    target: Target,
+    encoder: Option<&mut Encoder>,
+    text: &Text<'_>,
+    html: bool,
+    last: bool,
+) -> Result<Vec<u8>, Unencodable> {
     let s: &str = &text.text;
-    let surrogate = |index| Unencodable { index, reason: "surrogates not allowed" };
+    let surrogate = |index| Unencodable {
+        index,
+        reason: "surrogates not allowed",
+    };
     let mut out = Vec::new();
     match (target, encoder) {
         (Target::Utf16 { big_endian }, _) => {
@@ -383,7 +458,10 @@ fn encode_text(target: Target, encoder: Option<&mut Encoder>, text: &Text<'_>, h
                 let index = s[..after].chars().count() - 1;
                 return Err(match text.first_surrogate {
                     Some(first) if first <= index => surrogate(first),
-                    _ => Unencodable { index, reason: target.unmappable_reason() },
+                    _ => Unencodable {
+                        index,
+                        reason: target.unmappable_reason(),
+                    },
                 });
             }
             if let (false, Some(index)) = (html, text.first_surrogate) {
@@ -398,7 +476,9 @@ fn parse_encode_errors(errors: &str) -> PyResult<bool> {
     match errors {
         "html" => Ok(true),
         "strict" => Ok(false),
-        _ => Err(PyValueError::new_err(format!("errors must be 'html' or 'strict', not {errors:?}"))),
+        _ => Err(PyValueError::new_err(format!(
+            "errors must be 'html' or 'strict', not {errors:?}"
+        ))),
     }
 }
 
@@ -427,7 +507,9 @@ fn encode<'py>(
         .cast::<PyString>()
         .map_err(|_| PyTypeError::new_err("encode() argument 'text' must be str"))?;
     let rust = text_of(string)?;
-    let result = maybe_detach(py, rust.text.len(), || encode_text(target, None, &rust, html, true));
+    let result = maybe_detach(py, rust.text.len(), || {
+        encode_text(target, None, &rust, html, true)
+    });
     match result {
         Ok(bytes) => Ok(PyBytes::new(py, &bytes)),
         Err(bad) => Err(encode_error(py, &target.name(), string, bad)),
@@ -444,7 +526,10 @@ fn lookup(label: &str) -> Option<&'static str> {
 /// Every encoding of the standard: a list of (name, [labels]).
 #[pyfunction]
 fn encodings() -> Vec<(&'static str, Vec<&'static str>)> {
-    Encoding::all().iter().map(|e| (e.name(), e.labels().to_vec())).collect()
+    Encoding::all()
+        .iter()
+        .map(|e| (e.name(), e.labels().to_vec()))
+        .collect()
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -506,7 +591,9 @@ impl StreamState {
             if let Err((bad, read)) = decode_fatal(&mut self.decoder, &feed, &mut out, last) {
                 // The rest stays in the I/O queue for a later streaming call.
                 self.queue.extend_from_slice(&feed[read..]);
-                let before = usize::try_from(-bad.start.min(0)).unwrap_or(0).min(self.tail.len());
+                let before = usize::try_from(-bad.start.min(0))
+                    .unwrap_or(0)
+                    .min(self.tail.len());
                 let mut object = self.tail[self.tail.len() - before..].to_vec();
                 object.extend_from_slice(&feed);
                 self.remember(&feed[..read]);
@@ -518,7 +605,8 @@ impl StreamState {
         self.remember(&feed);
         // "Serialize I/O queue": a leading U+FEFF is dropped once per stream for UTF-8 and
         // UTF-16 unless BOMs are ignored.
-        let bom_matters = [simdenc::UTF_8, simdenc::UTF_16BE, simdenc::UTF_16LE].contains(&self.encoding) && !self.ignore_bom;
+        let bom_matters = [simdenc::UTF_8, simdenc::UTF_16BE, simdenc::UTF_16LE].contains(&self.encoding)
+            && !self.ignore_bom;
         if let Some(first) = out.chars().next().filter(|_| bom_matters && !self.bom_seen) {
             self.bom_seen = true;
             if first == '\u{FEFF}' {
@@ -582,9 +670,14 @@ impl TextDecoder {
         self.state.ignore_bom
     }
 
-        /// The text `data` completes; see the class's documentation.
+    /// The text `data` completes; see the class's documentation.
     #[pyo3(signature = (data = None, stream = false))]
-    fn decode<'py>(&mut self, py: Python<'py>, data: Option<&Bound<'py, PyAny>>, stream: bool) -> PyResult<Bound<'py, PyString>> {
+    fn decode<'py>(
+        &mut self,
+        py: Python<'py>,
+        data: Option<&Bound<'py, PyAny>>,
+        stream: bool,
+    ) -> PyResult<Bound<'py, PyString>> {
         let bytes = match data {
             Some(data) => input_bytes(data)?,
             None => PyBytes::new(py, b""),
@@ -626,9 +719,13 @@ impl TextEncoder {
         simdenc::text::TextEncoder::new().encoding()
     }
 
-        /// The UTF-8 bytes of `text`.
+    /// The UTF-8 bytes of `text`.
     #[pyo3(signature = (text = None))]
-    fn encode<'py>(&self, py: Python<'py>, text: Option<&Bound<'py, PyString>>) -> PyResult<Bound<'py, PyBytes>> {
+    fn encode<'py>(
+        &self,
+        py: Python<'py>,
+        text: Option<&Bound<'py, PyString>>,
+    ) -> PyResult<Bound<'py, PyBytes>> {
         let Some(text) = text else {
             return Ok(PyBytes::new(py, b""));
         };
@@ -663,7 +760,11 @@ impl StreamEncoder {
             Target::Encode(encoding) => Some(encoding.new_encoder()),
             Target::Utf16 { .. } => None,
         };
-        Ok(StreamEncoder { target, encoder, html })
+        Ok(StreamEncoder {
+            target,
+            encoder,
+            html,
+        })
     }
 
     /// The name of the encoding written (lowercased).
@@ -672,13 +773,20 @@ impl StreamEncoder {
         self.target.name()
     }
 
-        /// The bytes of `text`; with `final`, the end of the stream (ISO-2022-JP returns to ASCII).
+    /// The bytes of `text`; with `final`, the end of the stream (ISO-2022-JP returns to ASCII).
     #[pyo3(signature = (text, r#final = false))]
-    fn encode<'py>(&mut self, py: Python<'py>, text: &Bound<'py, PyString>, r#final: bool) -> PyResult<Bound<'py, PyBytes>> {
+    fn encode<'py>(
+        &mut self,
+        py: Python<'py>,
+        text: &Bound<'py, PyString>,
+        r#final: bool,
+    ) -> PyResult<Bound<'py, PyBytes>> {
         let rust = text_of(text)?;
         let (target, html) = (self.target, self.html);
         let encoder = self.encoder.as_mut();
-        let result = maybe_detach(py, rust.text.len(), || encode_text(target, encoder, &rust, html, r#final));
+        let result = maybe_detach(py, rust.text.len(), || {
+            encode_text(target, encoder, &rust, html, r#final)
+        });
         if r#final {
             self.reset();
         }
@@ -691,7 +799,7 @@ impl StreamEncoder {
         }
     }
 
-        /// Forgets the state: the next call starts a new stream.
+    /// Forgets the state: the next call starts a new stream.
     fn reset(&mut self) {
         if let Target::Encode(encoding) = self.target {
             self.encoder = Some(encoding.new_encoder());
