@@ -7,9 +7,11 @@
 //! handling, `errors="strict"` is its fatal error mode (raising Python's own exceptions with
 //! the positions Python's codecs give), `encode` is its encode (html mode or fatal) except
 //! that UTF-16LE/BE labels encode to UTF-16, as the `simdenc` command does.
-#![forbid(unsafe_code)]
+#![deny(unsafe_code)]
+#![warn(clippy::undocumented_unsafe_blocks)]
 
 use std::borrow::Cow;
+use std::cell::RefCell;
 
 use pyo3::exceptions::{
     PyLookupError, PyTypeError, PyUnicodeDecodeError, PyUnicodeEncodeError, PyValueError,
@@ -130,24 +132,72 @@ fn decode_error(
     }
 }
 
+/// UTF-16 output: `buf[..len]` is the text; the rest is initialised room kept from earlier
+/// calls, so that reusing the storage costs neither a zero-fill nor fresh pages.
+#[derive(Default)]
+struct Units {
+    buf: Vec<u16>,
+    len: usize,
+}
+
+/// The most storage a `Units` keeps between calls (code units; 8 MiB).
+const KEEP_UNITS: usize = 1 << 22;
+
+impl Units {
+    fn text(&self) -> &[u16] {
+        &self.buf[..self.len]
+    }
+
+    /// At least `n` units of room after the text.
+    fn room(&mut self, n: usize) -> &mut [u16] {
+        let need = self.len.saturating_add(n);
+        if self.buf.len() < need {
+            self.buf.resize(need, 0);
+        }
+        &mut self.buf[self.len..]
+    }
+
+    fn clear(&mut self) {
+        self.len = 0;
+        if self.buf.len() > KEEP_UNITS {
+            self.buf = Vec::new();
+        }
+    }
+}
+
+thread_local! {
+    /// The storage of one-shot decodes on this thread.
+    static SCRATCH: RefCell<Units> = RefCell::new(Units::default());
+}
+
+/// Runs `f` with this thread's scratch `Units`, cleared (a fresh one if it is in use: a
+/// finaliser run by CPython's allocator may decode while a decode builds its `str`).
+fn with_scratch<T>(f: impl FnOnce(&mut Units) -> T) -> T {
+    SCRATCH.with(|cell| match cell.try_borrow_mut() {
+        Ok(mut units) => {
+            units.clear();
+            f(&mut units)
+        }
+        Err(_) => f(&mut Units::default()),
+    })
+}
+
 /// Runs `step` (one call of a `decode_to_utf16*` method of `decoder` on `rest`, writing into
 /// the `&mut [u16]` it is given) over `input`, appending the code units to `out`, until it
 /// returns `Some` (what it reports) with how much of `input` was read.
 fn decode_steps<T>(
     decoder: &mut Decoder,
     input: &[u8],
-    out: &mut Vec<u16>,
+    out: &mut Units,
     mut step: impl FnMut(&mut Decoder, &[u8], &mut [u16]) -> (Option<T>, usize, usize),
 ) -> (T, usize) {
     let mut read = 0;
     loop {
         let rest = &input[read..];
-        let len = out.len();
         // OutputFull asks for more room: the bound is only what saves a second round.
         let room = decoder.max_utf16_buffer_length(rest.len()).unwrap_or(rest.len());
-        out.resize(len + room.min(1 << 24) + 4, 0);
-        let (stop, n, written) = step(decoder, rest, &mut out[len..]);
-        out.truncate(len + written);
+        let (stop, n, written) = step(decoder, rest, out.room(room.min(1 << 24) + 4));
+        out.len += written;
         read += n;
         if let Some(stop) = stop {
             return (stop, read);
@@ -160,7 +210,7 @@ fn decode_steps<T>(
 fn decode_fatal(
     decoder: &mut Decoder,
     input: &[u8],
-    out: &mut Vec<u16>,
+    out: &mut Units,
     last: bool,
 ) -> Result<(), (Malformed, usize)> {
     let (result, read) = decode_steps(decoder, input, out, |decoder, rest, dst| {
@@ -183,7 +233,7 @@ fn decode_fatal(
 }
 
 /// Decodes `input` with `decoder`, replacing malformed sequences, appending UTF-16 to `out`.
-fn decode_replacing(decoder: &mut Decoder, input: &[u8], out: &mut Vec<u16>, last: bool) {
+fn decode_replacing(decoder: &mut Decoder, input: &[u8], out: &mut Units, last: bool) {
     decode_steps(decoder, input, out, |decoder, rest, dst| {
         let (result, n, written, _) = decoder.decode_to_utf16(rest, dst, last);
         ((result == CoderResult::InputEmpty).then_some(()), n, written)
@@ -194,31 +244,39 @@ fn decode_replacing(decoder: &mut Decoder, input: &[u8], out: &mut Vec<u16>, las
 enum Decoded<'a> {
     /// ASCII (the input itself): `str` from it is a copy.
     Ascii(&'a [u8]),
-    /// UTF-16 (surrogates in pairs only): CPython's UTF-16 decoder finds the narrowest
-    /// representation at several times the speed of its UTF-8 decoder on non-ASCII text.
-    Utf16(Vec<u16>),
+    /// UTF-16 (surrogates in pairs only), in the `Units` given.
+    Utf16,
 }
 
-/// The `str` of `decoded`. The limited API has no call that fills a `str`'s own storage, so
-/// UTF-16 goes through a `bytes` and CPython's UTF-16 decoder.
-fn to_pystr<'py>(py: Python<'py>, decoded: &Decoded<'_>) -> PyResult<Bound<'py, PyString>> {
+/// The `str` of `units` (UTF-16 with surrogates in pairs only), by CPython's UTF-16 decoder:
+/// it finds the narrowest representation at several times the speed of its UTF-8 decoder on
+/// non-ASCII text, and the limited API has no call that fills a `str`'s storage directly.
+#[allow(unsafe_code)]
+fn str_from_utf16<'py>(py: Python<'py>, units: &[u16]) -> PyResult<Bound<'py, PyString>> {
+    let size =
+        isize::try_from(std::mem::size_of_val(units)).map_err(|e| PyValueError::new_err(e.to_string()))?;
+    // -1: little-endian, 1: big-endian; the units are in this machine's order.
+    let mut order: std::ffi::c_int = if cfg!(target_endian = "little") { -1 } else { 1 };
+    // SAFETY: `units` is valid for reads of `size` bytes (its size in bytes, which fits an
+    // isize as every allocation's does) for the whole call, and CPython only reads them; a
+    // null `errors` is "strict"; `order` is a live c_int CPython reads and may write. The GIL
+    // is held (`py`). The result is a new reference, or null with an exception set, which
+    // `from_owned_ptr_or_err` turns into `Err`.
+    let object = unsafe {
+        let ptr = pyo3::ffi::PyUnicode_DecodeUTF16(units.as_ptr().cast(), size, std::ptr::null(), &mut order);
+        Bound::from_owned_ptr_or_err(py, ptr)?
+    };
+    Ok(object.cast_into::<PyString>()?)
+}
+
+/// The `str` of `decoded` (with its UTF-16 in `units`).
+fn to_pystr<'py>(py: Python<'py>, decoded: &Decoded<'_>, units: &Units) -> PyResult<Bound<'py, PyString>> {
     match decoded {
         Decoded::Ascii(ascii) => {
             let text = std::str::from_utf8(ascii).map_err(|e| PyValueError::new_err(e.to_string()))?;
             Ok(PyString::new(py, text))
         }
-        Decoded::Utf16(units) if units.is_empty() => Ok(PyString::new(py, "")),
-        Decoded::Utf16(units) => {
-            let bytes = PyBytes::new_with(py, units.len() * 2, |buf| {
-                for (pair, unit) in buf.chunks_exact_mut(2).zip(units) {
-                    pair.copy_from_slice(&unit.to_le_bytes());
-                }
-                Ok(())
-            })?;
-            Ok(bytes
-                .call_method1(intern!(py, "decode"), (intern!(py, "utf-16-le"),))?
-                .cast_into::<PyString>()?)
-        }
+        Decoded::Utf16 => str_from_utf16(py, units.text()),
     }
 }
 
@@ -235,6 +293,7 @@ fn decode_bytes<'a>(
     encoding: &'static Encoding,
     fatal: bool,
     bom: Bom,
+    out: &mut Units,
 ) -> Result<Decoded<'a>, Malformed> {
     // The encoding used and where the text starts, as the standard's three decode
     // algorithms choose them.
@@ -248,13 +307,12 @@ fn decode_bytes<'a>(
         return Ok(Decoded::Ascii(body));
     }
     let mut decoder = encoding.new_decoder_without_bom_handling();
-    let mut out = Vec::new();
     if !fatal {
-        decode_replacing(&mut decoder, body, &mut out, true);
-        return Ok(Decoded::Utf16(out));
+        decode_replacing(&mut decoder, body, out, true);
+        return Ok(Decoded::Utf16);
     }
-    match decode_fatal(&mut decoder, body, &mut out, true) {
-        Ok(()) => Ok(Decoded::Utf16(out)),
+    match decode_fatal(&mut decoder, body, out, true) {
+        Ok(()) => Ok(Decoded::Utf16),
         Err((bad, _)) => Err(Malformed {
             start: bad.start + skip as i64,
             end: bad.end + skip as i64,
@@ -308,18 +366,20 @@ fn decode<'py>(
     let bom = parse_bom(bom)?;
     let bytes = input_bytes(data)?;
     let input = bytes.as_bytes();
-    let result = maybe_detach(py, input.len(), || decode_bytes(input, enc, fatal, bom));
-    match result {
-        Ok(text) => to_pystr(py, &text),
-        Err(bad) => {
-            // The encoding named in the error is the one that decoded (a sniffed BOM's).
-            let used = match (bom, Encoding::for_bom(input)) {
-                (Bom::Sniff, Some((sniffed, _))) => sniffed,
-                _ => enc,
-            };
-            Err(decode_error(py, used, input, 0, bad))
+    with_scratch(|units| {
+        let result = maybe_detach(py, input.len(), || decode_bytes(input, enc, fatal, bom, units));
+        match result {
+            Ok(text) => to_pystr(py, &text, units),
+            Err(bad) => {
+                // The encoding named in the error is the one that decoded (a sniffed BOM's).
+                let used = match (bom, Encoding::for_bom(input)) {
+                    (Bom::Sniff, Some((sniffed, _))) => sniffed,
+                    _ => enc,
+                };
+                Err(decode_error(py, used, input, 0, bad))
+            }
         }
-    }
+    })
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -606,6 +666,8 @@ struct StreamState {
     queue: Vec<u8>,
     /// The last bytes the decoder read (at most `TAIL` of them).
     tail: Vec<u8>,
+    /// The output of the current call.
+    out: Units,
     ignore_bom: bool,
     bom_seen: bool,
     fatal: bool,
@@ -633,7 +695,7 @@ impl StreamState {
     /// The standard's `decode(input, {stream})`. `Err` holds the malformed sequence and the
     /// bytes the error is about (the queue and the input, after as much of the earlier input
     /// as the sequence began in) with the offset of the input's start in them.
-    fn decode(&mut self, input: &[u8], stream: bool) -> Result<Vec<u16>, (Malformed, Vec<u8>, i64)> {
+    fn decode(&mut self, input: &[u8], stream: bool) -> Result<&[u16], (Malformed, Vec<u8>, i64)> {
         // 1. If do not flush is false, a new decoder instance, I/O queue and BOM seen.
         if !self.do_not_flush {
             self.reset();
@@ -647,9 +709,10 @@ impl StreamState {
             Cow::Owned([&queued[..], input].concat())
         };
         let last = !stream;
-        let mut out = Vec::new();
+        let out = &mut self.out;
+        out.clear();
         if self.fatal {
-            if let Err((bad, read)) = decode_fatal(&mut self.decoder, &feed, &mut out, last) {
+            if let Err((bad, read)) = decode_fatal(&mut self.decoder, &feed, out, last) {
                 // The rest stays in the I/O queue for a later streaming call.
                 self.queue.extend_from_slice(&feed[read..]);
                 let before = usize::try_from(-bad.start.min(0))
@@ -661,20 +724,21 @@ impl StreamState {
                 return Err((bad, object, before as i64));
             }
         } else {
-            decode_replacing(&mut self.decoder, &feed, &mut out, last);
+            decode_replacing(&mut self.decoder, &feed, out, last);
         }
         self.remember(&feed);
         // "Serialize I/O queue": a leading U+FEFF is dropped once per stream for UTF-8 and
         // UTF-16 unless BOMs are ignored.
         let bom_matters = [simdenc::UTF_8, simdenc::UTF_16BE, simdenc::UTF_16LE].contains(&self.encoding)
             && !self.ignore_bom;
-        if let Some(&first) = out.first().filter(|_| bom_matters && !self.bom_seen) {
+        let mut text = self.out.text();
+        if let Some((&first, rest)) = text.split_first().filter(|_| bom_matters && !self.bom_seen) {
             self.bom_seen = true;
             if first == 0xFEFF {
-                out.remove(0);
+                text = rest;
             }
         }
-        Ok(out)
+        Ok(text)
     }
 }
 
@@ -705,6 +769,7 @@ impl TextDecoder {
                 decoder: encoding.new_decoder_without_bom_handling(),
                 queue: Vec::new(),
                 tail: Vec::new(),
+                out: Units::default(),
                 ignore_bom,
                 bom_seen: false,
                 fatal,
@@ -747,7 +812,7 @@ impl TextDecoder {
         let state = &mut self.state;
         let result = maybe_detach(py, input.len(), || state.decode(input, stream));
         match result {
-            Ok(units) => to_pystr(py, &Decoded::Utf16(units)),
+            Ok(units) => str_from_utf16(py, units),
             Err((bad, object, shift)) => Err(decode_error(py, self.state.encoding, &object, shift, bad)),
         }
     }
