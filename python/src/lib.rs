@@ -903,7 +903,7 @@ impl StreamEncoder {
     }
 
     /// The bytes of `text`; with `final`, the end of the stream (ISO-2022-JP returns to ASCII).
-    #[pyo3(signature = (text, r#final = false))]
+    #[pyo3(signature = (text, r#final = false), text_signature = "($self, text, final=False)")]
     fn encode<'py>(
         &mut self,
         py: Python<'py>,
