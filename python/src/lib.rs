@@ -678,6 +678,20 @@ struct StreamState {
 const TAIL: usize = 8;
 
 impl StreamState {
+    fn new(encoding: &'static Encoding, fatal: bool, ignore_bom: bool) -> StreamState {
+        StreamState {
+            encoding,
+            decoder: encoding.new_decoder_without_bom_handling(),
+            queue: Vec::new(),
+            tail: Vec::new(),
+            out: Units::default(),
+            ignore_bom,
+            bom_seen: false,
+            fatal,
+            do_not_flush: false,
+        }
+    }
+
     fn reset(&mut self) {
         self.decoder = self.encoding.new_decoder_without_bom_handling();
         self.queue.clear();
@@ -764,17 +778,7 @@ impl TextDecoder {
         let encoding = Encoding::for_label_no_replacement(label.as_bytes())
             .ok_or_else(|| PyLookupError::new_err(format!("unknown encoding: {label}")))?;
         Ok(TextDecoder {
-            state: StreamState {
-                encoding,
-                decoder: encoding.new_decoder_without_bom_handling(),
-                queue: Vec::new(),
-                tail: Vec::new(),
-                out: Units::default(),
-                ignore_bom,
-                bom_seen: false,
-                fatal,
-                do_not_flush: false,
-            },
+            state: StreamState::new(encoding, fatal, ignore_bom),
         })
     }
 
@@ -948,4 +952,92 @@ fn _simdenc(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<TextEncoder>()?;
     m.add_class::<StreamEncoder>()?;
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use simdenc::text::{TextDecoder, TextDecoderOptions};
+
+    /// A small deterministic generator (xorshift64*), to need no dependency.
+    struct Rng(u64);
+
+    impl Rng {
+        fn next(&mut self) -> u64 {
+            self.0 ^= self.0 >> 12;
+            self.0 ^= self.0 << 25;
+            self.0 ^= self.0 >> 27;
+            self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
+        }
+
+        fn below(&mut self, n: usize) -> usize {
+            (self.next() % n as u64) as usize
+        }
+    }
+
+    /// `StreamState` keeps error positions that `simdenc::text::TextDecoder` does not give,
+    /// so it is its own code: it must behave as that one (the standard's `TextDecoder`) call
+    /// for call, streaming or not, fatal or not, with and without BOMs, through errors and
+    /// the queue they leave.
+    #[test]
+    fn stream_state_is_the_standards_text_decoder() {
+        let samples = [
+            "h\u{e9}llo, \u{65e5}\u{672c}\u{8a9e} \u{d55c}\u{ad6d}\u{c5b4} \u{4e2d}\u{6587} \u{20ac}5 \u{1f600}",
+            "\u{feff}abc",
+            "plain",
+        ];
+        let labels = [
+            "utf-8",
+            "utf-16le",
+            "utf-16be",
+            "shift_jis",
+            "euc-jp",
+            "iso-2022-jp",
+            "euc-kr",
+            "gbk",
+            "gb18030",
+            "big5",
+            "windows-1252",
+            "x-user-defined",
+        ];
+        let mut rng = Rng(0x5eed_1234_5678_9abc);
+        for label in labels {
+            let encoding = Encoding::for_label(label.as_bytes()).unwrap();
+            for round in 0..400 {
+                let mut input = Vec::new();
+                for _ in 0..rng.below(4) + 1 {
+                    let sample = samples[rng.below(samples.len())];
+                    match (encoding, rng.below(3)) {
+                        (e, 0) if e == simdenc::UTF_16LE => {
+                            input.extend(sample.encode_utf16().flat_map(u16::to_le_bytes))
+                        }
+                        (e, 0) if e == simdenc::UTF_16BE => {
+                            input.extend(sample.encode_utf16().flat_map(u16::to_be_bytes))
+                        }
+                        (_, 0 | 1) => input.extend_from_slice(&encoding.encode(sample).0),
+                        _ => input.extend((0..rng.below(6)).map(|_| rng.next() as u8)),
+                    }
+                }
+                let (fatal, ignore_bom) = (round % 2 == 0, round % 3 == 0);
+                let options = TextDecoderOptions { fatal, ignore_bom };
+                let mut reference = TextDecoder::with_options(label, options).unwrap();
+                let mut ours = StreamState::new(encoding, fatal, ignore_bom);
+                let mut at = 0;
+                loop {
+                    let end = (at + rng.below(8)).min(input.len());
+                    let stream = rng.below(5) != 0;
+                    let want = reference.decode(&input[at..end], stream).ok();
+                    let got = ours
+                        .decode(&input[at..end], stream)
+                        .ok()
+                        .map(String::from_utf16_lossy);
+                    assert_eq!(got, want, "{label} {input:02x?} at {at}..{end} stream {stream}");
+                    at = end;
+                    if at == input.len() && rng.below(2) == 0 {
+                        break;
+                    }
+                }
+            }
+        }
+    }
 }
