@@ -216,6 +216,31 @@ pub(crate) trait Utf8Vector: Vector {
         let _ = (dst, n);
         false
     }
+
+    /// The high bit of each byte set exactly where the byte is a continuation byte
+    /// (0x80..=0xBF), the other bits unspecified: `b ^ 0x40` is 0xC0 or more exactly for them,
+    /// and less 0x40 (saturating) keeps the high bit exactly there. One signed compare
+    /// (below -64) where the ISA has it for bytes.
+    ///
+    /// # Safety
+    /// The ISA is enabled in the caller.
+    #[inline(always)]
+    unsafe fn continuations(self) -> Self {
+        // SAFETY: ISA enabled per contract.
+        unsafe { self.xor(Self::splat(0x40)).saturating_sub(Self::splat(0x40)) }
+    }
+
+    /// The high bits of the 64 bytes of four 16-byte vectors `a`, `b`, `c`, `d` (in that
+    /// order), as [`Vector::high_mask`] of each shifted into place; used where
+    /// `4 * LANES == 64`. NEON has no movemask: it reduces the four at once.
+    ///
+    /// # Safety
+    /// The ISA is enabled in the caller; `Self::LANES == 16`.
+    #[inline(always)]
+    unsafe fn high_mask4(a: Self, b: Self, c: Self, d: Self) -> u64 {
+        // SAFETY: ISA enabled per contract.
+        unsafe { a.high_mask() | (b.high_mask() << 16) | (c.high_mask() << 32) | (d.high_mask() << 48) }
+    }
 }
 
 const TOO_SHORT: u8 = 1 << 0;
@@ -389,7 +414,7 @@ impl<V: Utf8Vector> Checker<V> {
             // an ASCII vector) tests each block for ASCII and checks only the others, as
             // simdutf8 does: German or markup with a non-ASCII letter in most steps but not in
             // most blocks. Text in another script is checked whole, without the tests.
-            if STEP && (self.mixed > 0 || self.prev.high_mask() == 0) {
+            if STEP && (self.mixed > 0 || !self.prev.any_high()) {
                 return self.mixed_step_has_error::<BYTES>(load);
             }
             let mut any_high = V::splat(0);
@@ -399,7 +424,7 @@ impl<V: Utf8Vector> Checker<V> {
                 any_high = any_high.or(load(i));
                 i += V::LANES;
             }
-            if test_ascii && any_high.high_mask() == 0 {
+            if test_ascii && !any_high.any_high() {
                 let error = self.prev_incomplete.any();
                 self.prev = load(BYTES - V::LANES);
                 self.prev_first = V::splat(ASCII_FIRST);
@@ -408,11 +433,20 @@ impl<V: Utf8Vector> Checker<V> {
                 return error;
             }
             self.ascii = false;
+            // A step of more than 8 vectors (16 with NEON's 16-byte vectors) is checked as a
+            // loop over its blocks, whose end the compiler is not told: unrolled, it scheduled
+            // all the loads first and spilled registers (NEON validation of Russian lipsum
+            // 1.22 -> 1.42 instructions a byte). 8 vectors (AVX2) are checked straight.
             let mut error = V::splat(0);
-            let mut i = 0;
-            while i < BYTES {
-                error = self.check::<STEP>(error, load(i));
-                i += V::LANES;
+            let mut block = 0;
+            let blocks_end = if BYTES / V::LANES > 8 {
+                core::hint::black_box(BYTES)
+            } else {
+                BYTES
+            };
+            while block < blocks_end {
+                error = self.check_block::<STEP>(error, &load, block);
+                block += BLOCK;
             }
             self.prev_incomplete = self.prev.saturating_sub(V::incomplete_limits());
             error.any()
@@ -441,7 +475,7 @@ impl<V: Utf8Vector> Checker<V> {
                     any_high = any_high.or(load(i));
                     i += V::LANES;
                 }
-                if any_high.high_mask() == 0 {
+                if !any_high.any_high() {
                     error = error.or(self.prev_incomplete);
                     self.prev = load(block + BLOCK - V::LANES);
                     self.prev_first = V::splat(ASCII_FIRST);
@@ -449,11 +483,7 @@ impl<V: Utf8Vector> Checker<V> {
                     ascii_blocks += 1;
                     self.ascii = true;
                 } else {
-                    let mut i = block;
-                    while i < block + BLOCK {
-                        error = self.check::<true>(error, load(i));
-                        i += V::LANES;
-                    }
+                    error = self.check_block::<true>(error, &load, block);
                     self.prev_incomplete = self.prev.saturating_sub(V::incomplete_limits());
                     self.ascii = false;
                 }
@@ -491,12 +521,15 @@ impl<V: Utf8Vector> Checker<V> {
     /// - `p` is valid for reading 64 bytes.
     #[inline(always)]
     pub(crate) unsafe fn block_has_error_at_boundary(&mut self, p: *const u8) -> bool {
-        // SAFETY: ISA enabled and `p` valid for 64 bytes, per this function's contract.
+        // SAFETY: ISA enabled and `p` valid for 64 bytes, per this function's contract; the
+        // loads are inside them (`i < BLOCK`).
         unsafe {
             self.prev = V::splat(0);
             self.prev_first = V::splat(ASCII_FIRST);
             self.prev_incomplete = V::splat(0);
-            self.block_has_error(p)
+            // No test for ASCII (the callers convert ASCII blocks without one).
+            self.check_block::<true>(V::splat(0), &|i| V::load(p.add(i)), 0)
+                .any()
         }
     }
 
@@ -561,19 +594,54 @@ impl<V: Utf8Vector> Checker<V> {
         }
         // SAFETY: every load reads inside the `RUN` bytes at `p`; ISA enabled per contract.
         unsafe {
+            // The first block on its own: in text with a non-ASCII letter every few blocks
+            // (German, markup) the run mostly ends there, and the test of the others is
+            // then not paid for.
             let mut any_high = V::splat(0);
             let mut i = 0;
+            while i < BLOCK {
+                any_high = any_high.or(V::load(p.add(i)));
+                i += V::LANES;
+            }
+            if any_high.any_high() {
+                return false;
+            }
             while i < RUN {
                 any_high = any_high.or(V::load(p.add(i)));
                 i += V::LANES;
             }
-            if any_high.high_mask() != 0 {
+            if any_high.any_high() {
                 return false;
             }
             // `prev_incomplete` is already zero (the last block was ASCII).
             self.prev = V::load(p.add(RUN - V::LANES));
             self.prev_first = V::splat(ASCII_FIRST);
             true
+        }
+    }
+
+    /// `error` with the errors of the block of vectors `load(i)` for `i` from `block` to
+    /// `block + BLOCK` (by `V::LANES`) added.
+    ///
+    /// # Safety
+    /// - The ISA is enabled in the caller.
+    /// - `load` may be called with those `i`.
+    #[inline(always)]
+    unsafe fn check_block<const STEP: bool>(
+        &mut self,
+        mut error: V,
+        load: &impl Fn(usize) -> V,
+        block: usize,
+    ) -> V {
+        // SAFETY: `load` is called with `block`, `block + LANES`, ... below `block + BLOCK`,
+        // per contract; ISA enabled per contract.
+        unsafe {
+            let mut i = 0;
+            while i < BLOCK {
+                error = self.check::<STEP>(error, load(block + i));
+                i += V::LANES;
+            }
+            error
         }
     }
 
@@ -667,7 +735,7 @@ unsafe fn is_short_ascii<V: Utf8Vector>(src: &[u8]) -> bool {
     // ISA enabled per contract.
     unsafe {
         if n < V::LANES {
-            return V::load_partial(src.as_ptr(), n).is_some_and(|v| v.high_mask() == 0);
+            return V::load_partial(src.as_ptr(), n).is_some_and(|v| !v.any_high());
         }
         let mut any = V::load(src.as_ptr().add(n - V::LANES));
         let mut k = 0;
@@ -675,7 +743,7 @@ unsafe fn is_short_ascii<V: Utf8Vector>(src: &[u8]) -> bool {
             any = any.or(V::load(src.as_ptr().add(k)));
             k += V::LANES;
         }
-        any.high_mask() == 0
+        !any.any_high()
     }
 }
 
@@ -797,14 +865,40 @@ unsafe fn copy_aligned<V: Utf8Vector>(src: &[u8], dst: &mut OutBytes, from: usiz
     unsafe {
         V::load(s.add(from)).store(d.add(from));
         let mut k = from + d.add(from).align_offset(V::LANES).min(V::LANES);
-        while k + V::LANES <= to {
-            V::load(s.add(k)).store(d.add(k));
-            k += V::LANES;
-        }
+        k = copy_vectors::<V>(s, d, k, to);
         if k < to {
             V::load(s.add(to - V::LANES)).store(d.add(to - V::LANES));
         }
     }
+}
+
+/// Copies the whole vectors from `from` while they end at or before `to`, a block of them
+/// an iteration (one loop per 16-byte vector cost NEON three instructions of five); returns
+/// where it stopped (`to - LANES` or later).
+///
+/// # Safety
+/// - The ISA of `V` is enabled in the caller.
+/// - `s` is valid for reading and `d` for writing the bytes `from..to`.
+#[inline(always)]
+unsafe fn copy_vectors<V: Utf8Vector>(s: *const u8, d: *mut u8, from: usize, to: usize) -> usize {
+    let mut k = from;
+    // SAFETY: every vector read and written lies in `k..k + BLOCK` or `k..k + LANES`, inside
+    // `from..to`, valid per contract; ISA enabled per contract.
+    unsafe {
+        while k + BLOCK <= to {
+            let mut j = 0;
+            while j < BLOCK {
+                V::load(s.add(k + j)).store(d.add(k + j));
+                j += V::LANES;
+            }
+            k += BLOCK;
+        }
+        while k + V::LANES <= to {
+            V::load(s.add(k)).store(d.add(k));
+            k += V::LANES;
+        }
+    }
+    k
 }
 
 /// # Safety
@@ -856,12 +950,7 @@ pub(crate) unsafe fn copy_valid<V: Utf8Vector>(src: &[u8], dst: &mut OutBytes) -
             let end = i + 3 * BLOCK;
             // SAFETY: `copied <= end <= limit` and `end - copied` is a multiple of the
             // vector size: every store is in bounds of both slices; ISA enabled per contract.
-            unsafe {
-                while copied < end {
-                    V::load(src.as_ptr().add(copied)).store(dst.as_mut_ptr().cast::<u8>().add(copied));
-                    copied += V::LANES;
-                }
-            }
+            copied = unsafe { copy_vectors::<V>(src.as_ptr(), dst.as_mut_ptr().cast::<u8>(), copied, end) };
             i += 4 * BLOCK;
             continue;
         }
