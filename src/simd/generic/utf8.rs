@@ -581,42 +581,46 @@ impl<V: Utf8Vector> Checker<V> {
         None
     }
 
-    /// After an ASCII block: checks the `RUN` bytes at `p` (a multiple of 64) for being all
-    /// ASCII, as one step; true (and the blocks count as checked) if they are.
+    /// After an ASCII block: how many of the `RUN` bytes at `p` (a multiple of 64) are
+    /// ASCII blocks before the first that is not, tested a block at a time; they count as
+    /// checked. A run that ends before `RUN` bytes clears `ascii`: the block after it is not
+    /// ASCII, and the caller checks it next rather than testing it again.
+    ///
+    /// Markup and German text end most runs after a block or a few: testing the `RUN` bytes
+    /// at once and giving up the run at a non-ASCII byte, rather than taking its ASCII
+    /// blocks, cost them a test of up to 512 bytes and a full check of the ASCII blocks.
     ///
     /// # Safety
     /// - The ISA is enabled in the caller.
     /// - `p` is valid for reading `RUN` bytes.
     #[inline(always)]
-    unsafe fn ascii_run<const RUN: usize>(&mut self, p: *const u8) -> bool {
+    unsafe fn ascii_run<const RUN: usize>(&mut self, p: *const u8) -> usize {
         if !self.ascii {
-            return false;
+            return 0;
         }
-        // SAFETY: every load reads inside the `RUN` bytes at `p`; ISA enabled per contract.
+        // SAFETY: every load reads inside the `RUN` bytes at `p` (`n + i < n + BLOCK <= RUN`);
+        // ISA enabled per contract.
         unsafe {
-            // The first block on its own: in text with a non-ASCII letter every few blocks
-            // (German, markup) the run mostly ends there, and the test of the others is
-            // then not paid for.
-            let mut any_high = V::splat(0);
-            let mut i = 0;
-            while i < BLOCK {
-                any_high = any_high.or(V::load(p.add(i)));
-                i += V::LANES;
+            let mut n = 0;
+            while n < RUN {
+                let mut any_high = V::load(p.add(n));
+                let mut i = V::LANES;
+                while i < BLOCK {
+                    any_high = any_high.or(V::load(p.add(n + i)));
+                    i += V::LANES;
+                }
+                if any_high.any_high() {
+                    self.ascii = false;
+                    break;
+                }
+                n += BLOCK;
             }
-            if any_high.any_high() {
-                return false;
+            if n > 0 {
+                // `prev_incomplete` is already zero (the last block was ASCII).
+                self.prev = V::load(p.add(n - V::LANES));
+                self.prev_first = V::splat(ASCII_FIRST);
             }
-            while i < RUN {
-                any_high = any_high.or(V::load(p.add(i)));
-                i += V::LANES;
-            }
-            if any_high.any_high() {
-                return false;
-            }
-            // `prev_incomplete` is already zero (the last block was ASCII).
-            self.prev = V::load(p.add(RUN - V::LANES));
-            self.prev_first = V::splat(ASCII_FIRST);
-            true
+            n
         }
     }
 
@@ -786,10 +790,13 @@ pub(crate) unsafe fn valid_up_to<V: Utf8Vector>(src: &[u8]) -> usize {
         }
     }
     while i + BLOCK <= src.len() {
-        // SAFETY: `i + ASCII_RUN <= src.len()`; ISA enabled per contract.
-        if i + ASCII_RUN <= src.len() && unsafe { checker.ascii_run::<ASCII_RUN>(src.as_ptr().add(i)) } {
-            i += ASCII_RUN;
-            continue;
+        if i + ASCII_RUN <= src.len() {
+            // SAFETY: `i + ASCII_RUN <= src.len()`; ISA enabled per contract.
+            let n = unsafe { checker.ascii_run::<ASCII_RUN>(src.as_ptr().add(i)) };
+            if n > 0 {
+                i += n;
+                continue;
+            }
         }
         if i + 4 * BLOCK <= src.len() {
             // SAFETY: `i + 256 <= src.len()`; ISA enabled per contract.
@@ -928,16 +935,20 @@ pub(crate) unsafe fn copy_valid<V: Utf8Vector>(src: &[u8], dst: &mut OutBytes) -
     let mut copied = 0;
     let mut failed = false;
     while i + BLOCK <= limit {
-        // SAFETY: `i + ASCII_RUN <= limit`; ISA enabled per contract.
-        if i + ASCII_RUN <= limit && unsafe { checker.ascii_run::<ASCII_RUN>(src.as_ptr().add(i)) } {
-            // The block before these (if not stored yet) ends with a whole character, and
-            // they are whole characters: store from `copied` (`i - 64` or `i`) to the end.
-            i += ASCII_RUN;
-            // SAFETY: `copied < i <= limit` and `i - copied` is a multiple of the vector
-            // size; ISA enabled per contract.
-            unsafe { copy_aligned::<V>(src, dst, copied, i) };
-            copied = i;
-            continue;
+        if i + ASCII_RUN <= limit {
+            // SAFETY: `i + ASCII_RUN <= limit`; ISA enabled per contract.
+            let n = unsafe { checker.ascii_run::<ASCII_RUN>(src.as_ptr().add(i)) };
+            if n > 0 {
+                // The block before these (if not stored yet) ends with a whole character,
+                // and they are whole characters: store from `copied` (`i - 64` or `i`) to
+                // their end.
+                i += n;
+                // SAFETY: `copied < i <= limit` and `i - copied` is a multiple of the
+                // vector size; ISA enabled per contract.
+                unsafe { copy_aligned::<V>(src, dst, copied, i) };
+                copied = i;
+                continue;
+            }
         }
         if i + 4 * BLOCK <= limit {
             // SAFETY: `i + 256 <= limit <= src.len()`; ISA enabled per contract.
