@@ -590,28 +590,41 @@ impl<V: Utf8Vector> Checker<V> {
     /// at once and giving up the run at a non-ASCII byte, rather than taking its ASCII
     /// blocks, cost them a test of up to 512 bytes and a full check of the ASCII blocks.
     ///
+    /// With `copy_to`, each ASCII block is also stored there (at the same offset) from the
+    /// registers it was tested in, rather than loaded again for a copy after the run.
+    ///
     /// # Safety
     /// - The ISA is enabled in the caller.
-    /// - `p` is valid for reading `RUN` bytes.
+    /// - `p` is valid for reading `RUN` bytes, and `copy_to` (if any) for writing them.
     #[inline(always)]
-    unsafe fn ascii_run<const RUN: usize>(&mut self, p: *const u8) -> usize {
+    unsafe fn ascii_run<const RUN: usize>(&mut self, p: *const u8, copy_to: Option<*mut u8>) -> usize {
         if !self.ascii {
             return 0;
         }
-        // SAFETY: every load reads inside the `RUN` bytes at `p` (`n + i < n + BLOCK <= RUN`);
-        // ISA enabled per contract.
+        // SAFETY: every load reads inside the `RUN` bytes at `p`, and every store writes
+        // inside those at `copy_to` (`n + i < n + BLOCK <= RUN`); ISA enabled per contract.
         unsafe {
             let mut n = 0;
             while n < RUN {
-                let mut any_high = V::load(p.add(n));
-                let mut i = V::LANES;
+                // A block is at most four vectors (16-byte ones).
+                let mut vectors = [V::splat(0); 4];
+                let mut any_high = V::splat(0);
+                let mut i = 0;
                 while i < BLOCK {
-                    any_high = any_high.or(V::load(p.add(n + i)));
+                    vectors[i / V::LANES] = V::load(p.add(n + i));
+                    any_high = any_high.or(vectors[i / V::LANES]);
                     i += V::LANES;
                 }
                 if any_high.any_high() {
                     self.ascii = false;
                     break;
+                }
+                if let Some(d) = copy_to {
+                    let mut i = 0;
+                    while i < BLOCK {
+                        vectors[i / V::LANES].store(d.add(n + i));
+                        i += V::LANES;
+                    }
                 }
                 n += BLOCK;
             }
@@ -792,7 +805,7 @@ pub(crate) unsafe fn valid_up_to<V: Utf8Vector>(src: &[u8]) -> usize {
     while i + BLOCK <= src.len() {
         if i + ASCII_RUN <= src.len() {
             // SAFETY: `i + ASCII_RUN <= src.len()`; ISA enabled per contract.
-            let n = unsafe { checker.ascii_run::<ASCII_RUN>(src.as_ptr().add(i)) };
+            let n = unsafe { checker.ascii_run::<ASCII_RUN>(src.as_ptr().add(i), None) };
             if n > 0 {
                 i += n;
                 continue;
@@ -936,16 +949,28 @@ pub(crate) unsafe fn copy_valid<V: Utf8Vector>(src: &[u8], dst: &mut OutBytes) -
     let mut failed = false;
     while i + BLOCK <= limit {
         if i + ASCII_RUN <= limit {
-            // SAFETY: `i + ASCII_RUN <= limit`; ISA enabled per contract.
-            let n = unsafe { checker.ascii_run::<ASCII_RUN>(src.as_ptr().add(i)) };
+            // Where a store of a vector crosses a cache line unless aligned (a vector is a
+            // whole block), the run is copied after its test, aligned in `dst`; else each
+            // ASCII block is stored as it is tested. NEON UTF-8 to UTF-8 of Latin lipsum:
+            // 0.35 -> 0.28 instructions a byte (simdutf8 and a copy: 0.30).
+            let fused = V::LANES < BLOCK;
+            let d = dst.as_mut_ptr().cast::<u8>();
+            // SAFETY: `i + ASCII_RUN <= limit <= dst.len()`; ISA enabled per contract.
+            let n = unsafe { checker.ascii_run::<ASCII_RUN>(src.as_ptr().add(i), fused.then_some(d.add(i))) };
             if n > 0 {
                 // The block before these (if not stored yet) ends with a whole character,
                 // and they are whole characters: store from `copied` (`i - 64` or `i`) to
                 // their end.
+                // SAFETY: `copied <= i`, `i + n <= limit` and `i - copied` and `n` are
+                // multiples of the vector size; ISA enabled per contract.
+                unsafe {
+                    if fused {
+                        copy_vectors::<V>(src.as_ptr(), dst.as_mut_ptr().cast::<u8>(), copied, i);
+                    } else {
+                        copy_aligned::<V>(src, dst, copied, i + n);
+                    }
+                }
                 i += n;
-                // SAFETY: `copied < i <= limit` and `i - copied` is a multiple of the
-                // vector size; ISA enabled per contract.
-                unsafe { copy_aligned::<V>(src, dst, copied, i) };
                 copied = i;
                 continue;
             }
