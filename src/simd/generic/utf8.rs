@@ -601,32 +601,55 @@ impl<V: Utf8Vector> Checker<V> {
         if !self.ascii {
             return 0;
         }
-        // SAFETY: every load reads inside the `RUN` bytes at `p`, and every store writes
-        // inside those at `copy_to` (`n + i < n + BLOCK <= RUN`); ISA enabled per contract.
+        // Four vectors a test: a block with 16-byte vectors, 2 blocks with 32-byte ones, 4
+        // with 64-byte ones (a test a block cost AVX-512 validation of ASCII 116 -> 101 GB/s).
+        let unit = if 4 * V::LANES > BLOCK { 4 * V::LANES } else { BLOCK };
+        // SAFETY: every load reads inside the `RUN` bytes at `p` (a multiple of `unit`), and
+        // every store writes inside those at `copy_to` (`n + i < n + unit <= RUN`); ISA
+        // enabled per contract.
         unsafe {
+            let store = |vectors: &[V; 4], at: usize, from: usize, to: usize| {
+                if let Some(d) = copy_to {
+                    let mut i = from;
+                    while i < to {
+                        vectors[i / V::LANES].store(d.add(at + i));
+                        i += V::LANES;
+                    }
+                }
+            };
             let mut n = 0;
             while n < RUN {
-                // A block is at most four vectors (16-byte ones).
                 let mut vectors = [V::splat(0); 4];
                 let mut any_high = V::splat(0);
                 let mut i = 0;
-                while i < BLOCK {
+                while i < unit {
                     vectors[i / V::LANES] = V::load(p.add(n + i));
                     any_high = any_high.or(vectors[i / V::LANES]);
                     i += V::LANES;
                 }
-                if any_high.any_high() {
-                    self.ascii = false;
-                    break;
+                if !any_high.any_high() {
+                    store(&vectors, n, 0, unit);
+                    n += unit;
+                    continue;
                 }
-                if let Some(d) = copy_to {
-                    let mut i = 0;
-                    while i < BLOCK {
-                        vectors[i / V::LANES].store(d.add(n + i));
+                // The ASCII blocks of this unit before the first that is not.
+                let mut b = 0;
+                while b + BLOCK < unit {
+                    let mut any_high = vectors[b / V::LANES];
+                    let mut i = b + V::LANES;
+                    while i < b + BLOCK {
+                        any_high = any_high.or(vectors[i / V::LANES]);
                         i += V::LANES;
                     }
+                    if any_high.any_high() {
+                        break;
+                    }
+                    store(&vectors, n, b, b + BLOCK);
+                    b += BLOCK;
                 }
-                n += BLOCK;
+                n += b;
+                self.ascii = false;
+                break;
             }
             if n > 0 {
                 // `prev_incomplete` is already zero (the last block was ASCII).
