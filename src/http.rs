@@ -141,11 +141,15 @@ fn get_encoding(value: Value<'_>) -> Option<&'static Encoding> {
 /// A parsed MIME type, borrowing its input: the type and subtype (not yet lowercased) and the
 /// first `charset` parameter that the parser keeps, still escaped.
 struct Parsed<'a> {
+    // Read by `ContentType` (the `alloc` feature).
+    #[cfg_attr(not(feature = "alloc"), allow(dead_code))]
     kind: &'a [u8],
+    #[cfg_attr(not(feature = "alloc"), allow(dead_code))]
     subtype: &'a [u8],
     charset: Option<Value<'a>>,
 }
 
+#[cfg(feature = "alloc")]
 impl Parsed<'_> {
     /// Whether the essence is `*/*` (which Fetch's "extract a MIME type" skips).
     fn is_any(&self) -> bool {
@@ -234,6 +238,7 @@ pub fn charset_from_content_type(value: &[u8]) -> Option<&'static Encoding> {
 /// Fetch's "getting, decoding, and splitting" of a header value: the values separated by
 /// commas outside quoted strings, each with tabs and spaces trimmed. Bytes stand for the code
 /// points of the same value (isomorphic decoding), so nothing is decoded.
+#[cfg(feature = "alloc")]
 fn split_values(value: &[u8]) -> impl Iterator<Item = &[u8]> {
     let mut rest = Some(value);
     core::iter::from_fn(move || {

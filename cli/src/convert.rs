@@ -1,6 +1,7 @@
 //! `simdenc convert`: the plan (encodings, error and BOM policies), the streaming conversion
 //! of one input, and the three output modes (one stream, one file per input, in place).
 
+use std::collections::HashMap;
 use std::fs;
 use std::io::{self, BufRead, Read, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
@@ -15,7 +16,7 @@ use simdenc::io::{
 use simdenc::{DecoderResult, Encoding};
 
 use crate::errors::{Failure, hex};
-use crate::files::{self, Input, OutputFile};
+use crate::files::{self, FileId, Input, OutputFile};
 use crate::report::{Counting, CountingWriter, Progress, Totals};
 use crate::{BomArg, ConvertArgs, ErrorsArg, labels, pieces};
 
@@ -461,30 +462,33 @@ fn decode_step(
 /// Builds the plan from the flags.
 pub fn plan(args: &ConvertArgs, threads: usize) -> Result<Plan, Failure> {
     let from = labels::resolve(&args.from, "source")?;
-    let (to_label, suffix) = match args.to.find("//") {
-        Some(i) => (&args.to[..i], Some(args.to[i + 2..].to_ascii_uppercase())),
-        None => (args.to.as_str(), None),
-    };
+    // iconv's suffixes, in any order and combination: `//TRANSLIT`, `//IGNORE`.
+    let mut parts = args.to.split("//");
+    let to_label = parts.next().unwrap_or_default();
     let mut omit = args.omit_invalid;
-    match suffix.as_deref() {
-        None | Some("") => {}
-        Some("IGNORE") => {
-            if args.errors.is_some() {
-                return Err(Failure::Usage("//IGNORE cannot be combined with --errors".into()));
+    for suffix in parts {
+        match suffix.to_ascii_uppercase().as_str() {
+            "" => {}
+            "IGNORE" => {
+                if args.errors.is_some() {
+                    return Err(Failure::Usage("//IGNORE cannot be combined with --errors".into()));
+                }
+                omit = true;
             }
-            omit = true;
-        }
-        Some("TRANSLIT") => {
-            return Err(Failure::Usage(
-                "//TRANSLIT is not supported: the standard defines no transliteration \
-                 (use --errors=html to write unmappable characters as &#N;, or -c to omit them)"
-                    .into(),
-            ));
-        }
-        Some(other) => {
-            return Err(Failure::Usage(format!(
-                "unknown suffix //{other} on the target encoding"
-            )));
+            "TRANSLIT" => {
+                return Err(Failure::Usage(
+                    "//TRANSLIT is not supported: the standard defines no transliteration \
+                     (use --errors=html to write unmappable characters as &#N;, or -c or \
+                     //IGNORE alone to omit them)"
+                        .into(),
+                ));
+            }
+            other => {
+                return Err(Failure::Usage(format!(
+                    "unknown suffix //{other} on the target encoding (iconv's //IGNORE is \
+                     supported; //TRANSLIT is not)"
+                )));
+            }
         }
     }
     let to = labels::resolve(to_label, "target")?;
@@ -540,13 +544,9 @@ pub fn plan(args: &ConvertArgs, threads: usize) -> Result<Plan, Failure> {
 
 /// `simdenc convert`.
 pub fn run(args: &ConvertArgs) -> Result<ExitCode, Failure> {
-    let threads = match args.jobs {
-        Some(0) => return Err(Failure::Usage("-j must be at least 1".into())),
-        Some(n) => n,
-        None => std::thread::available_parallelism().map_or(1, |n| n.get()),
-    };
+    let threads = crate::threads(args.jobs)?;
     let plan = plan(args, threads)?;
-    let inputs = files::expand(&args.inputs, args.recursive)?;
+    let inputs = files::expand(&args.inputs, args.recursive, args.out_dir.as_deref())?;
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(threads)
         .build()
@@ -596,6 +596,7 @@ fn to_one_output(
     let output_name = output.map_or_else(|| "standard output".to_owned(), |p| p.display().to_string());
     let result = match output {
         None => {
+            crate::errors::check_stdout()?;
             let stdout = io::stdout().lock();
             convert_all(plan, inputs, stdout, &progress, &totals).map(drop)
         }
@@ -617,7 +618,8 @@ fn to_one_output(
     progress.finish();
     let failure = match result {
         Ok(()) => None,
-        Err((_, ConvError::Write(e))) if output.is_none() && e.kind() == io::ErrorKind::BrokenPipe => {
+        // The reader of standard output, or of a pipe named as `-o /dev/stdout`, went away.
+        Err((_, ConvError::Write(e))) if e.kind() == io::ErrorKind::BrokenPipe => {
             return Err(Failure::BrokenPipe);
         }
         Err((input, e)) => Some(e.describe(&input, &output_name, plan)),
@@ -669,7 +671,7 @@ fn convert_all<W: Write>(
                 false,
             ),
             Err(e) => {
-                totals.add(0, output.written - before, true, true);
+                totals.add(0, output.written - before, false, true);
                 return Err((input.display(), e));
             }
         }
@@ -710,7 +712,7 @@ fn to_files(
         };
         jobs.push((path.clone(), output));
     }
-    check_jobs(&jobs, destination)?;
+    check_jobs(&jobs, destination, FileId::of)?;
     if let Destination::Dir(dir) = destination {
         fs::create_dir_all(dir)
             .map_err(|e| Failure::Message(format!("cannot create {}: {e}", dir.display())))?;
@@ -728,7 +730,7 @@ fn to_files(
                     None
                 }
                 Err(message) => {
-                    totals.add(0, 0, true, true);
+                    totals.add(0, 0, false, true);
                     progress.println(&format!("simdenc: {message}"));
                     Some(message)
                 }
@@ -747,8 +749,12 @@ fn to_files(
 }
 
 /// Refuses jobs that would overwrite an input (other than in place) or write one output
-/// twice.
-fn check_jobs(jobs: &[(PathBuf, PathBuf)], destination: Destination<'_>) -> Result<(), Failure> {
+/// twice. Linear: one identity lookup (`id`, a `stat`) per input and per output.
+fn check_jobs(
+    jobs: &[(PathBuf, PathBuf)],
+    destination: Destination<'_>,
+    id: impl Fn(&Path) -> Option<FileId>,
+) -> Result<(), Failure> {
     let mut outputs: Vec<&PathBuf> = jobs.iter().map(|(_, output)| output).collect();
     outputs.sort();
     if let Some(pair) = outputs.windows(2).find(|pair| pair[0] == pair[1]) {
@@ -758,12 +764,16 @@ fn check_jobs(jobs: &[(PathBuf, PathBuf)], destination: Destination<'_>) -> Resu
         )));
     }
     if let Destination::Dir(_) = destination {
-        for (input, output) in jobs {
-            if jobs.iter().any(|(other, _)| files::same_file(other, output)) {
+        let inputs: HashMap<FileId, &Path> = jobs
+            .iter()
+            .filter_map(|(input, _)| Some((id(input)?, input.as_path())))
+            .collect();
+        for (_, output) in jobs {
+            if let Some(overwritten) = id(output).and_then(|file| inputs.get(&file)) {
                 return Err(Failure::Usage(format!(
                     "{} would overwrite the input {} (use --in-place to convert files in place)",
                     output.display(),
-                    input.display()
+                    overwritten.display()
                 )));
             }
         }
@@ -779,18 +789,29 @@ fn convert_to_file(
     destination: Destination<'_>,
     progress: &Progress,
 ) -> Result<(Outcome, u64), String> {
-    let (file, meta) = files::open(input)?;
-    if let Some(parent) = output.parent()
-        && !parent.as_os_str().is_empty()
-    {
-        fs::create_dir_all(parent).map_err(|e| format!("cannot create {}: {e}", parent.display()))?;
-    }
     let in_place = matches!(destination, Destination::InPlace);
+    // Before opening it: opening a FIFO waits for a writer, and reading it consumes data.
+    if in_place {
+        let meta = fs::metadata(input).map_err(|e| format!("cannot read {}: {e}", input.display()))?;
+        if !meta.is_file() {
+            return Err(format!(
+                "{}: --in-place converts regular files only",
+                input.display()
+            ));
+        }
+    }
+    let (file, meta) = files::open(input)?;
     if in_place && !meta.is_file() {
+        // Replaced by something else since.
         return Err(format!(
             "{}: --in-place converts regular files only",
             input.display()
         ));
+    }
+    if let Some(parent) = output.parent()
+        && !parent.as_os_str().is_empty()
+    {
+        fs::create_dir_all(parent).map_err(|e| format!("cannot create {}: {e}", parent.display()))?;
     }
     let like = if in_place {
         Some(meta.clone())
@@ -814,5 +835,52 @@ fn convert_to_file(
             Ok((outcome, written))
         }
         Err(e) => Err(e.describe(&input_name, &output_name, plan)),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::cell::Cell;
+
+    /// The overlap check looks each input and each output up once (it was quadratic), and
+    /// names the input an output would overwrite.
+    #[test]
+    fn check_jobs_is_linear_and_names_the_overwritten_input() {
+        let n = 1000;
+        let jobs: Vec<(PathBuf, PathBuf)> = (0..n)
+            .map(|i| {
+                (
+                    PathBuf::from(format!("in/{i}")),
+                    PathBuf::from(format!("out/{i}")),
+                )
+            })
+            .collect();
+        let ids: Vec<FileId> = std::fs::read_dir("/")
+            .unwrap()
+            .filter_map(|e| FileId::of(&e.unwrap().path()))
+            .collect();
+        let lookups = Cell::new(0usize);
+        // Inputs have identities, outputs none yet.
+        let id = |p: &Path| {
+            lookups.set(lookups.get() + 1);
+            p.starts_with("in").then(|| ids[0].clone())
+        };
+        // (All inputs the same file is not this check's business: `files::dedupe` ran.)
+        check_jobs(&jobs, Destination::Dir(Path::new("out")), id).unwrap();
+        assert!(lookups.get() <= 2 * n, "{} lookups for {n} jobs", lookups.get());
+
+        // Output out/7 is the file of input in/3.
+        let distinct: Vec<FileId> = ids.iter().take(2).cloned().collect();
+        let id = |p: &Path| match p.to_str().unwrap() {
+            "in/3" | "out/7" => Some(distinct[0].clone()),
+            "in/5" => Some(distinct[1].clone()),
+            _ => None,
+        };
+        let err = check_jobs(&jobs, Destination::Dir(Path::new("out")), id).unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "out/7 would overwrite the input in/3 (use --in-place to convert files in place)"
+        );
     }
 }

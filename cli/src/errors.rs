@@ -52,8 +52,49 @@ pub fn eprintln_safe(line: &str) {
     let _ = writeln!(stderr, "{line}");
 }
 
-/// Writes to standard output; a closed pipe becomes [`Failure::BrokenPipe`].
+/// Fails if the program was started with standard output closed (`>&-`), where cat and
+/// iconv fail with "Bad file descriptor": the Rust runtime opens `/dev/null` in place of a
+/// closed standard descriptor before `main`, so the output would be lost silently.
+///
+/// The runtime's `/dev/null` is told from one a shell opened (`>/dev/null`) by its access
+/// mode: the runtime opens it read-write, a shell's `>` write-only (Linux only, where
+/// `/proc/self/fdinfo` says; `1<>/dev/null`, read-write on purpose, is taken for closed).
+pub fn check_stdout() -> Result<(), Failure> {
+    if stdout_was_closed() {
+        return Err(Failure::Message(
+            "cannot write to standard output: Bad file descriptor (it is closed)".into(),
+        ));
+    }
+    Ok(())
+}
+
+#[cfg(target_os = "linux")]
+fn stdout_was_closed() -> bool {
+    let Ok(target) = std::fs::read_link("/proc/self/fd/1") else {
+        return false;
+    };
+    if target != std::path::Path::new("/dev/null") {
+        return false;
+    }
+    let Ok(info) = std::fs::read_to_string("/proc/self/fdinfo/1") else {
+        return false;
+    };
+    // "flags:	0100002": octal; O_ACCMODE = 3, O_RDWR = 2.
+    info.lines()
+        .find_map(|line| line.strip_prefix("flags:"))
+        .and_then(|flags| u32::from_str_radix(flags.trim(), 8).ok())
+        .is_some_and(|flags| flags & 3 == 2)
+}
+
+#[cfg(not(target_os = "linux"))]
+fn stdout_was_closed() -> bool {
+    false
+}
+
+/// Writes to standard output; a closed pipe becomes [`Failure::BrokenPipe`], a closed
+/// descriptor an error.
 pub fn print_stdout(text: &str) -> Result<(), Failure> {
+    check_stdout()?;
     let mut stdout = io::stdout().lock();
     stdout
         .write_all(text.as_bytes())

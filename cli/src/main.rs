@@ -7,8 +7,9 @@
 //! conversion never leaves a partial output and never touches an existing one.
 //!
 //! Exit status: 0 success; 1 an input was invalid (fatal mode, `validate`), a character
-//! could not be encoded (`--errors=replace|fatal`) or an I/O error occurred; 2 usage errors
-//! (bad flags, unknown labels). A closed standard output (broken pipe) ends quietly with 0.
+//! could not be encoded (`--errors=replace|fatal`), an I/O error occurred, or standard output
+//! was closed at start (`>&-`); 2 usage errors (bad flags, unknown labels, `SIMDENC_LEVEL`).
+//! A reader that closes standard output early (broken pipe) ends the run quietly with 0.
 #![forbid(unsafe_code)]
 
 mod bench;
@@ -61,8 +62,8 @@ enum Command {
     /// Check that files are valid in an encoding (the standard's fatal mode).
     #[command(after_help = VALIDATE_HELP)]
     Validate(ValidateArgs),
-    /// List every encoding with its labels.
-    Labels,
+    /// List every encoding with its labels (`--aliases`: the other names accepted).
+    Labels(LabelsArgs),
     /// Measure throughput at every SIMD level on the bundled corpus; save and compare runs.
     #[command(after_help = bench::BENCH_HELP)]
     Bench(bench::BenchArgs),
@@ -86,7 +87,9 @@ offending bytes or character; the output file is then not created.
 Output: standard output by default (inputs concatenated); -o FILE (inputs concatenated);
 --out-dir DIR (one output per input, converted in parallel; with -r, directories are walked
 and their layout kept); --in-place (each input atomically replaced). Inputs are never
-overwritten otherwise.
+overwritten otherwise, and a file named twice (by two paths or a link) is converted once.
+With -r, the output directory and the temporary files of an interrupted run
+(.NAME.simdenc-XXXXXX.tmp) are not walked.
 
 Examples:
   simdenc convert -f shift_jis -t utf-8 data/samples/mars-ja.shift_jis.txt
@@ -163,7 +166,7 @@ pub struct ConvertArgs {
     #[arg(short = 'r', long)]
     pub recursive: bool,
 
-    /// Threads to use (default: all cores).
+    /// Threads to use, 1 to 256 (default: all cores).
     #[arg(short = 'j', long, value_name = "N")]
     pub jobs: Option<usize>,
 
@@ -193,6 +196,15 @@ pub struct ConvertArgs {
 }
 
 #[derive(Args, Debug)]
+pub struct LabelsArgs {
+    /// List the names accepted besides the standard's labels (iconv, ICU and Python names
+    /// such as CP949, EUC-CN, CP932), each with the encoding it stands for: an extension of
+    /// this command line, not of the standard.
+    #[arg(long)]
+    pub aliases: bool,
+}
+
+#[derive(Args, Debug)]
 pub struct ValidateArgs {
     /// The encoding to check against (any label of the standard).
     #[arg(
@@ -212,7 +224,7 @@ pub struct ValidateArgs {
     #[arg(short = 'r', long)]
     pub recursive: bool,
 
-    /// Threads to use (default: all cores).
+    /// Threads to use, 1 to 256 (default: all cores).
     #[arg(short = 'j', long, value_name = "N")]
     pub jobs: Option<usize>,
 
@@ -225,8 +237,26 @@ pub struct ValidateArgs {
     pub inputs: Vec<PathBuf>,
 }
 
+/// The most threads `-j` starts: more only adds memory and contention (a conversion is
+/// bound by memory bandwidth long before), and a typo such as `-j 100000` must not start
+/// thousands of threads.
+pub const MAX_JOBS: usize = 256;
+
+/// The number of threads for `-j` (all cores by default): 1 to [`MAX_JOBS`], else a usage
+/// error.
+fn threads(jobs: Option<usize>) -> Result<usize, Failure> {
+    match jobs {
+        Some(n @ 1..=MAX_JOBS) => Ok(n),
+        Some(n) => Err(Failure::Usage(format!(
+            "-j {n}: the number of threads must be between 1 and {MAX_JOBS}"
+        ))),
+        None => Ok(std::thread::available_parallelism().map_or(1, |n| n.get().min(MAX_JOBS))),
+    }
+}
+
 /// Forces the SIMD level named by `SIMDENC_LEVEL` (`scalar`, `sse2`, `avx2`, `avx512`,
-/// `neon`), if set, for `convert` and `validate` (`bench` reads it itself).
+/// `neon`), if set, for `convert`, `validate` and `labels` (`bench` reads it itself), so
+/// that every subcommand refuses a bad value.
 fn level_from_env() -> Result<(), Failure> {
     simdenc::cpu::force_from_env().map(|_| ()).map_err(|e| {
         let e = e.to_string();
@@ -249,7 +279,12 @@ fn main() -> ExitCode {
         }
     };
     let result = match (cli.list, cli.command) {
-        (true, _) | (false, Some(Command::Labels)) => labels::print_labels(),
+        (true, _) | (false, Some(Command::Labels(LabelsArgs { aliases: false }))) => {
+            level_from_env().and_then(|()| labels::print_labels())
+        }
+        (false, Some(Command::Labels(LabelsArgs { aliases: true }))) => {
+            level_from_env().and_then(|()| labels::print_aliases())
+        }
         (false, Some(Command::Convert(args))) => level_from_env().and_then(|()| convert::run(&args)),
         (false, Some(Command::Validate(args))) => level_from_env().and_then(|()| validate::run(&args)),
         (false, Some(Command::Bench(args))) => bench::run(&args),

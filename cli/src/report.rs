@@ -1,6 +1,7 @@
 //! The progress bar (stderr, only when it is a terminal) and the summary line.
 
 use std::io::{self, IsTerminal, Read, Write};
+use std::sync::Mutex;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
@@ -13,6 +14,12 @@ pub struct Progress {
     bar: Option<ProgressBar>,
     files_total: u64,
     files_done: AtomicU64,
+    /// The file count the message shows: it only grows, whatever order the worker threads
+    /// reach the bar in.
+    files_shown: Mutex<u64>,
+    /// Every count shown, in order (tests).
+    #[cfg(test)]
+    shown_log: Mutex<Vec<u64>>,
 }
 
 impl Progress {
@@ -37,6 +44,9 @@ impl Progress {
             bar,
             files_total,
             files_done: AtomicU64::new(0),
+            files_shown: Mutex::new(0),
+            #[cfg(test)]
+            shown_log: Mutex::new(Vec::new()),
         };
         progress.update_message();
         progress
@@ -59,8 +69,15 @@ impl Progress {
         if let Some(bar) = &self.bar
             && self.files_total > 1
         {
+            // Read under the lock, so that a thread that counted an earlier file cannot show
+            // its smaller count after one that counted a later file.
+            let mut shown = self.files_shown.lock().unwrap_or_else(|e| e.into_inner());
             let done = self.files_done.load(Ordering::Relaxed);
+            debug_assert!(done >= *shown);
+            *shown = done;
             bar.set_message(format!("{done}/{} files", self.files_total));
+            #[cfg(test)]
+            self.shown_log.lock().unwrap().push(done);
         }
     }
 
@@ -166,4 +183,42 @@ impl Totals {
 
 fn megabytes(bytes: u64) -> String {
     format!("{:.2} MB", bytes as f64 / 1e6)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The file count shown never goes down, however the threads that finish files race.
+    #[test]
+    fn file_count_only_grows() {
+        let mut progress = Progress::new(false, None, 4000);
+        progress.bar = Some(ProgressBar::hidden());
+        std::thread::scope(|scope| {
+            for _ in 0..4 {
+                scope.spawn(|| {
+                    for _ in 0..1000 {
+                        progress.file_done();
+                    }
+                });
+            }
+        });
+        let log = progress.shown_log.lock().unwrap();
+        assert_eq!(log.len(), 4000);
+        assert!(log.windows(2).all(|w| w[0] <= w[1]), "went backwards");
+        assert_eq!(log.last(), Some(&4000));
+    }
+
+    /// A failed file is counted as failed, not as one with replaced or omitted errors.
+    #[test]
+    fn summary_counts() {
+        let totals = Totals::default();
+        totals.add(10, 10, true, false);
+        totals.add(0, 0, false, true);
+        let line = totals.summary(Instant::now());
+        assert!(
+            line.starts_with("2 files, 0.00 MB in, 0.00 MB out, 1 failed, 1 with replaced or omitted errors"),
+            "{line}"
+        );
+    }
 }

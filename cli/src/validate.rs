@@ -15,7 +15,9 @@ use crate::{BomArg, ValidateArgs, labels};
 
 /// What checking one input found.
 enum Verdict {
-    Valid(u64),
+    /// The bytes read, and the encoding decoded (another than the one asked for when a byte
+    /// order mark selected it).
+    Valid(u64, &'static Encoding),
     Invalid(BadInput),
     Unreadable(String),
 }
@@ -28,12 +30,8 @@ pub fn run(args: &ValidateArgs) -> Result<ExitCode, Failure> {
         BomArg::Strip => Bom::Strip,
         BomArg::Keep => Bom::Keep,
     };
-    let threads = match args.jobs {
-        Some(0) => return Err(Failure::Usage("-j must be at least 1".into())),
-        Some(n) => n,
-        None => std::thread::available_parallelism().map_or(1, |n| n.get()),
-    };
-    let inputs = files::expand(&args.inputs, args.recursive)?;
+    let threads = crate::threads(args.jobs)?;
+    let inputs = files::expand(&args.inputs, args.recursive, None)?;
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(threads)
         .build()
@@ -49,9 +47,17 @@ pub fn run(args: &ValidateArgs) -> Result<ExitCode, Failure> {
     for (input, verdict) in inputs.iter().zip(verdicts) {
         let name = input.display();
         match verdict {
-            Verdict::Valid(bytes) => {
+            Verdict::Valid(bytes, used) => {
                 if !args.quiet {
-                    report.push_str(&format!("{name}: valid {} ({bytes} bytes)\n", encoding.name()));
+                    let by_bom = if used == encoding {
+                        String::new()
+                    } else {
+                        format!(", by its byte order mark rather than {}", encoding.name())
+                    };
+                    report.push_str(&format!(
+                        "{name}: valid {} ({bytes} bytes{by_bom})\n",
+                        used.name()
+                    ));
                 }
             }
             Verdict::Invalid(bad) => {
@@ -89,7 +95,7 @@ fn check(input: &Input, encoding: &'static Encoding, bom: Bom) -> Verdict {
         },
     };
     match result {
-        Ok(bytes) => Verdict::Valid(bytes),
+        Ok((bytes, used)) => Verdict::Valid(bytes, used),
         Err(e) => match MalformedError::from_io_error(&e) {
             Some(m) => Verdict::Invalid(BadInput::from_error(m, 0)),
             None => Verdict::Unreadable(format!("cannot read {name}: {e}")),
@@ -97,14 +103,15 @@ fn check(input: &Input, encoding: &'static Encoding, bom: Bom) -> Verdict {
     }
 }
 
-/// Decodes everything in fatal mode, discarding the text: the number of bytes read.
-fn decode<R: Read>(input: R, encoding: &'static Encoding, bom: Bom) -> io::Result<u64> {
+/// Decodes everything in fatal mode, discarding the text: the number of bytes read and the
+/// encoding used.
+fn decode<R: Read>(input: R, encoding: &'static Encoding, bom: Bom) -> io::Result<(u64, &'static Encoding)> {
     let options = DecodeOptions::new().bom(bom).on_malformed(OnMalformed::Fail);
     let mut reader = DecodeReader::with_options(input, encoding, options);
     loop {
         let n = reader.fill_buf()?.len();
         if n == 0 {
-            return Ok(reader.position());
+            return Ok((reader.position(), reader.encoding()));
         }
         reader.consume(n);
     }

@@ -375,17 +375,53 @@ fn usage_errors_exit_with_2() {
 
 #[test]
 fn unknown_labels_get_suggestions() {
-    let out = run(&["convert", "-f", "shiftjis"], b"");
+    let out = run(&["convert", "-f", "shiftjiz"], b"");
     assert_eq!(out.status, 2);
     assert!(
-        out.stderr.contains("did you mean") && out.stderr.contains("shift_jis"),
+        out.stderr.contains("did you mean") && out.stderr.contains("Shift_JIS"),
         "{}",
         out.stderr
     );
-    let out = run(&["convert", "-t", "latin-1"], b"");
+    let out = run(&["convert", "-t", "latin-7"], b"");
     assert!(out.stderr.contains("latin1"), "{}", out.stderr);
-    let out = run(&["validate", "-f", "utf16"], b"");
+    let out = run(&["validate", "-f", "utf-61"], b"");
     assert!(out.stderr.contains("utf-16"), "{}", out.stderr);
+    // The aliases come first: "cp-949" is one edit from the alias cp949.
+    let out = run(&["convert", "-f", "cp-949"], b"");
+    assert_eq!(out.status, 2);
+    assert!(out.stderr.contains("did you mean EUC-KR"), "{}", out.stderr);
+}
+
+#[test]
+fn iconv_names_are_accepted_as_an_extension() {
+    // iconv's and Python's names for encodings of the standard.
+    let cases: &[(&str, &[u8], &str)] = &[
+        ("CP949", b"\xC7\xD1", "한"),
+        ("UHC", b"\xC7\xD1", "한"),
+        ("EUC-CN", b"\xD6\xD0", "中"),
+        ("CP936", b"\xD6\xD0", "中"),
+        ("CP932", b"\x93\xFA", "日"),
+        ("eucJP-ms", b"\xC6\xFC", "日"),
+        ("CP950", b"\xA4\xA4", "中"),
+        ("latin-1", b"\xE9", "é"),
+        ("utf_16_be", b"\0a", "a"),
+    ];
+    for &(name, input, text) in cases {
+        let out = run(&["convert", "-f", name], input);
+        assert_eq!(out.ok(), text.as_bytes(), "{name}");
+    }
+    assert_eq!(
+        run(&["convert", "-t", "cp932"], "日".as_bytes()).ok(),
+        b"\x93\xFA"
+    );
+    let listing = String::from_utf8(run(&["labels", "--aliases"], b"").ok()).unwrap();
+    assert!(listing.lines().any(|l| l == "cp949 -> EUC-KR"), "{listing}");
+    assert!(listing.lines().any(|l| l == "euc-cn -> GBK"), "{listing}");
+    // Not an alias: the standard's own label, which iconv reads differently.
+    assert!(
+        !listing.lines().any(|l| l.starts_with("iso-8859-1 ")),
+        "{listing}"
+    );
 }
 
 #[test]

@@ -48,6 +48,11 @@ impl Corpus {
     fn add(&mut self, header: [u8; 8], payload: &[u8]) {
         let mut data = header.to_vec();
         data.extend_from_slice(payload);
+        self.add_raw(&data);
+    }
+
+    /// Writes `data` as the next seed (targets without a header).
+    fn add_raw(&mut self, data: &[u8]) {
         fs::write(self.dir.join(format!("seed-{:05}", self.count)), data).expect("write a seed");
         self.count += 1;
     }
@@ -343,6 +348,51 @@ fn main() {
         b"\xFE",
     ] {
         labels.add(*b"        ", bom);
+    }
+
+    // http: Content-Type header values separated by 0xFF, no header: the shapes of real
+    // headers and of Fetch's examples, with every encoding's name as a charset.
+    let mut http = Corpus::new(&fuzz, "http");
+    let shapes: [&[u8]; 12] = [
+        b"text/html; charset=%",
+        b"text/plain;charset=\"%\"",
+        b"TEXT/HTML ; CHARSET = %",
+        b"text/html;charset=gbk;a=b, text/html;x=y",
+        b"text/html;charset=%\xFFtext/html",
+        b"text/html;charset=%\xFFx/x\xFFtext/html;x=y",
+        b"text/html\xFFcannot-parse",
+        b"text/html\xFF*/*;charset=%",
+        b"text/plain;charset=%, text/html",
+        b"a/b; x=\"1,2\\\"3\"; charset=%",
+        b"text/html;charset=\"%",
+        b"multipart/form-data; boundary=\"x;charset=%\"; charset=%",
+    ];
+    for (i, &enc) in all.iter().enumerate() {
+        let shape = shapes[i % shapes.len()];
+        let name = enc.name().as_bytes();
+        let mut seed = Vec::new();
+        for &b in shape {
+            if b == b'%' {
+                seed.extend_from_slice(name);
+            } else {
+                seed.push(b);
+            }
+        }
+        http.add_raw(&seed);
+    }
+
+    // mem: text pieces of every language as UTF-8, as UTF-16LE and as Latin1 (where it fits),
+    // behind the header the target reads (`[0]` group, `[1]` level, `[2..4]` partial size).
+    let mut mem = Corpus::new(&fuzz, "mem");
+    for (_, text) in &texts {
+        for piece in pieces(text, 40 + rng.below(300), 3) {
+            mem.add(header(&mut rng, 0), piece.as_bytes());
+            mem.add(header(&mut rng, 0), &encoded(piece, UTF_16LE));
+            let latin1: Option<Vec<u8>> = piece.chars().map(|c| u8::try_from(u32::from(c)).ok()).collect();
+            if let Some(latin1) = latin1 {
+                mem.add(header(&mut rng, 0), &latin1);
+            }
+        }
     }
 
     // kernels: [0] selects the kernel (mod 12); inputs are text in the kernel's input form.
