@@ -25,6 +25,7 @@ pub fn every_kernel_equals_scalar(quick: bool) -> usize {
         checks += single_byte(k, &mut rng, quick);
         checks += others(k, &mut rng, quick);
         checks += cjk(k, &mut rng, quick);
+        checks += utf8_blocks(k, &mut rng, quick);
         println!("kernels at {level}: equal to scalar");
     }
     checks
@@ -211,6 +212,66 @@ fn cjk(k: KernelTable, rng: &mut Rng, quick: bool) -> usize {
                     (k.units_to_bytes(&u, &tables, &mut d), d)
                 },
             );
+        }
+    }
+    checks
+}
+
+/// UTF-8 text of 64-byte blocks, ASCII or not in runs of 1 to 10 (the validators' ASCII runs,
+/// which may end at any block, their steps of four blocks, tested block by block or not),
+/// with a character or an error a few bytes around a block edge, and outputs cut anywhere:
+/// validation, the UTF-8 copy and UTF-8 to UTF-16 equal to scalar.
+fn utf8_blocks(k: KernelTable, rng: &mut Rng, quick: bool) -> usize {
+    const SPECIALS: [&[u8]; 8] = [
+        b"\xC3\xA9",
+        b"\xE6\x97\xA5",
+        b"\xF0\x9F\x98\x80",
+        b"\xE6\x97",
+        b"\xC3",
+        b"\x80",
+        b"\xED\xA0\x80",
+        b"\xFF",
+    ];
+    const LETTERS: [&str; 3] = ["é", "ж", "日"];
+    let mut checks = 0;
+    for _ in 0..if quick { 16 } else { 80 } {
+        let blocks = 1 + rng.below(24);
+        let len = blocks * 64 + rng.below(64);
+        let mut text: Vec<u8> = (0..len).map(|i| b'a' + (i % 26) as u8).collect();
+        let (mut block, mut ascii) = (0, rng.below(2) == 0);
+        while block * 64 < len {
+            let run = 1 + rng.below(10);
+            for b in block..block + run {
+                let letter = LETTERS[rng.below(3)].as_bytes();
+                let at = b * 64 + rng.below(64);
+                if !ascii && at + letter.len() <= len {
+                    text[at..at + letter.len()].copy_from_slice(letter);
+                }
+            }
+            block += run;
+            ascii = !ascii;
+        }
+        for _ in 0..if quick { 6 } else { 24 } {
+            let mut v = text.clone();
+            let pos = (64 * rng.below(blocks + 1) + rng.below(8)).saturating_sub(4);
+            let special = SPECIALS[rng.below(SPECIALS.len())];
+            for (i, &b) in special.iter().enumerate() {
+                if pos + i < len {
+                    v[pos + i] = b;
+                }
+            }
+            let cap = [len, rng.below(len + 1), pos.min(len)][rng.below(3)];
+            // The text is the rng's (deterministic): the message names where it changed.
+            let at = format!("len {len}, {special:02X?} at {pos}, cap {cap}");
+            checks += same(k, &format!("utf8_valid_up_to {at}"), |k| k.utf8_valid_up_to(&v));
+            checks += same(k, &format!("utf8_copy_valid {at}"), |k| {
+                let mut d = vec![0xA5u8; cap];
+                (k.utf8_copy_valid(&v, &mut d), d)
+            });
+            checks += same(k, &format!("utf8_to_utf16 {at}"), |k| {
+                let mut d = vec![0xA5A5u16; cap];
+                (k.utf8_to_utf16(&v, &mut d), d)
+            });
         }
     }
     checks

@@ -180,6 +180,12 @@ impl generic::utf8::Utf8Vector for __m256i {
         // SAFETY: 32 readable bytes; AVX per the trait contract.
         unsafe { _mm256_loadu_si256(limits.as_ptr().cast()) }
     }
+    #[inline(always)]
+    unsafe fn continuations(self) -> Self {
+        // SAFETY: AVX2 per the trait contract. As signed bytes, continuation bytes are
+        // -128..=-65: below -64.
+        unsafe { _mm256_cmpgt_epi8(_mm256_set1_epi8(-64), self) }
+    }
 }
 
 super::entry_points!("avx2,bmi1,bmi2,popcnt", __m256i, {
