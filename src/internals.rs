@@ -82,19 +82,6 @@ impl KernelTable {
         self.0.units_to_bytes(src, cjk.encode, crate::simd::as_out(dst))
     }
 
-    /// The scalar kernels this table's kernels equal exactly: the scalar level's, with the
-    /// pair kernels' plain range of this level (from U+0800 at AVX2, from U+0080 elsewhere).
-    ///
-    /// ```
-    /// use simdenc::cpu::Level;
-    /// use simdenc::internals::KernelTable;
-    /// let scalar = KernelTable::for_level(Level::Scalar).unwrap();
-    /// assert_eq!(scalar.reference().level(), Level::Scalar);
-    /// ```
-    pub fn reference(&self) -> KernelTable {
-        KernelTable(self.0.reference())
-    }
-
     /// The table of `level`, if this CPU supports it.
     pub fn for_level(level: Level) -> Option<KernelTable> {
         simd::kernels_for(level).map(KernelTable)

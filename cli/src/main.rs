@@ -10,7 +10,10 @@
 //! could not be encoded (`--errors=replace|fatal`), an I/O error occurred, or standard output
 //! was closed at start (`>&-`); 2 usage errors (bad flags, unknown labels, `SIMDENC_LEVEL`).
 //! A reader that closes standard output early (broken pipe) ends the run quietly with 0.
-#![forbid(unsafe_code)]
+#![cfg_attr(not(feature = "peers"), forbid(unsafe_code))]
+// With `--features peers`, `bench::simdutf` calls simdutf's C++ and is the one module allowed
+// `unsafe`.
+#![cfg_attr(feature = "peers", deny(unsafe_code))]
 
 mod bench;
 mod convert;

@@ -477,3 +477,68 @@ fn compare_refuses_files_that_are_not_runs() {
     assert_eq!(out.status, 1);
     assert!(out.stderr.contains("missing.json"), "{}", out.stderr);
 }
+
+/// The hidden options cli/bench-insn.sh drives: `--list-impls` names each selected workload's
+/// input size and implementations, `--count-runs` runs one of them exactly N times and says
+/// what the call did, `--insn-table` turns counts into a table; unknown names are usage errors.
+#[test]
+fn instruction_count_options() {
+    let list = String::from_utf8(
+        run(&[
+            "bench",
+            "--list-impls",
+            "--level",
+            "scalar",
+            "--filter",
+            "utf8-validate/latin",
+        ])
+        .ok(),
+    )
+    .unwrap();
+    let fields: Vec<&str> = list.trim_end().split('\t').collect();
+    assert_eq!(fields.len(), 3, "{list}");
+    assert_eq!(fields[0], "utf8-validate/latin");
+    let bytes: usize = fields[1].parse().unwrap();
+    assert!(fields[2].split(',').any(|i| i == "scalar"), "{list}");
+
+    let out = run(&[
+        "bench",
+        "--count-runs",
+        "3",
+        "--only",
+        "utf8-validate/latin",
+        "--impl",
+        "scalar",
+    ])
+    .ok();
+    let out = String::from_utf8(out).unwrap();
+    assert_eq!(
+        out,
+        format!("utf8-validate/latin\tscalar\t3 runs\tread {bytes}\twritten 0\n")
+    );
+
+    for (args, message) in [
+        (&["--only", "no-such", "--impl", "scalar"][..], "no such workload"),
+        (
+            &["--only", "utf8-validate/latin", "--impl", "nobody"][..],
+            "neither a level nor a peer",
+        ),
+    ] {
+        let out = run(&[&["bench", "--count-runs", "1"][..], args].concat());
+        assert_eq!(out.status, 2, "{args:?}: {}", out.stderr);
+        assert!(out.stderr.contains(message), "{args:?}: {}", out.stderr);
+    }
+
+    let dir = tempdir();
+    let counts = dir.path().join("counts.tsv");
+    fs::write(
+        &counts,
+        "w\t1000\tscalar\t10\t100\t40100\nw\t1000\tneon\t10\t100\t10100\n",
+    )
+    .unwrap();
+    let table = String::from_utf8(run(&["bench", "--insn-table", arg(&counts)]).ok()).unwrap();
+    assert_eq!(
+        table,
+        "| workload | input | neon insn/B | scalar insn/B |\n| --- | ---: | ---: | ---: |\n| w | 1.0 kB | 1.00 | 4.00 |\n"
+    );
+}

@@ -336,8 +336,8 @@ impl PairTables {
     }
 
     /// The code point of `lead` (0x80 or above), `trail` if that pair is plain, with plain
-    /// code points from `MIN`: 0x80, or 0x800 for the levels whose kernels write three bytes
-    /// per pair (see `Kernels::pairs_from_0800`).
+    /// code points from `MIN` (0x80; a vector kernel's checks for its UTF-8 stores may use
+    /// 0x800, and leave the rest to the scalar kernel).
     #[inline(always)]
     pub(crate) fn plain_from<const MIN: u32>(&self, lead: u8, trail: u8) -> Option<u32> {
         let row = self.lead_row[usize::from(lead & 0x7F)];
@@ -411,12 +411,6 @@ pub(crate) struct Kernels {
     /// the legacy codecs stage UTF-16 and convert it in bulk rather than writing UTF-8
     /// character by character (see `codecs::cursor`), which only pays with vector kernels.
     vector_transcoders: bool,
-    /// Whether this level's pair kernels take pairs as plain only from U+0800 (three bytes
-    /// of UTF-8 each; [`PairTables::plain_from`]) rather than from U+0080: AVX2, whose
-    /// UTF-8 kernel measured 4 to 11% slower on CJK text with two-byte characters too.
-    /// Either way the codec decodes what the kernel leaves, so the output is the same.
-    #[cfg_attr(not(any(test, feature = "internals")), allow(dead_code))]
-    pairs_from_0800: bool,
 }
 
 /// Generates the safe method for each kernel: every call goes through one `unsafe` block
@@ -487,17 +481,6 @@ impl Kernels {
 
     /// Whether the two-byte CJK decode kernels (`pairs_to_*`) of this table are vector kernels.
     #[inline(always)]
-    /// The scalar kernels that this level's kernels equal exactly: the scalar level's, with
-    /// the pair kernels' plain range of this level.
-    #[cfg(any(test, feature = "internals"))]
-    pub(crate) fn reference(&self) -> &'static Kernels {
-        if self.pairs_from_0800 {
-            &scalar::KERNELS_WIDE_PAIRS
-        } else {
-            &scalar::KERNELS
-        }
-    }
-
     pub(crate) fn vector_pair_decode(&self) -> bool {
         self.vector_pair_decode
     }

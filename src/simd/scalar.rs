@@ -28,18 +28,6 @@ pub(crate) const TABLE: Kernels = Kernels {
     vector_pair_decode: false,
     vector_units_encode: false,
     vector_transcoders: false,
-    pairs_from_0800: false,
-};
-
-/// The scalar kernels with the pair kernels plain only from U+0800: the reference of the
-/// levels whose pair kernels write three bytes of UTF-8 per pair (AVX2), see
-/// [`Kernels::reference`](super::Kernels::reference).
-#[cfg(any(test, feature = "internals"))]
-pub(crate) static KERNELS_WIDE_PAIRS: Kernels = Kernels {
-    pairs_to_utf8: pairs_to_utf8_wide,
-    pairs_to_utf16: pairs_to_utf16_wide,
-    pairs_from_0800: true,
-    ..TABLE
 };
 
 const WORD: usize = core::mem::size_of::<usize>();
@@ -436,14 +424,6 @@ pub(crate) fn pairs_to_utf8(src: &[u8], tables: &PairTables, dst: &mut OutBytes)
     pairs_to_utf8_from::<0x80>(src, tables, dst, usize::MAX)
 }
 
-/// [`pairs_to_utf8`] with pairs plain only from U+0800 ([`PairTables::plain_from`]): the
-/// reference of the levels whose kernels write three bytes per pair (see
-/// [`Kernels::reference`](super::Kernels::reference)).
-#[cfg(any(test, feature = "internals"))]
-pub(crate) fn pairs_to_utf8_wide(src: &[u8], tables: &PairTables, dst: &mut OutBytes) -> (usize, usize) {
-    pairs_to_utf8_from::<0x800>(src, tables, dst, usize::MAX)
-}
-
 /// The plain character (from `MIN`) at `src[read]`, which is `byte` (0x80 or above): its
 /// code point and length (a pair, or gb18030's four bytes).
 #[inline(always)]
@@ -498,12 +478,6 @@ pub(crate) fn pairs_to_utf8_from<const MIN: u32>(
 /// As [`pairs_to_utf8`], to UTF-16: one code unit per character.
 pub(crate) fn pairs_to_utf16(src: &[u8], tables: &PairTables, dst: &mut [u16]) -> (usize, usize) {
     pairs_to_utf16_from::<0x80>(src, tables, dst, usize::MAX)
-}
-
-/// [`pairs_to_utf16`] with pairs plain only from U+0800, as [`pairs_to_utf8_wide`].
-#[cfg(any(test, feature = "internals"))]
-pub(crate) fn pairs_to_utf16_wide(src: &[u8], tables: &PairTables, dst: &mut [u16]) -> (usize, usize) {
-    pairs_to_utf16_from::<0x800>(src, tables, dst, usize::MAX)
 }
 
 /// [`pairs_to_utf16`] with pairs plain from `MIN`, stopping also at the first character

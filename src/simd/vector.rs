@@ -61,4 +61,15 @@ pub(crate) trait Vector: Copy {
     /// - The ISA is enabled in the caller.
     /// - `src` is valid for reading `LANES` bytes.
     unsafe fn load_utf16_paired(src: *const u8, be: bool) -> Option<Self>;
+
+    /// Whether any byte has its high bit set (not ASCII): `high_mask() != 0`, which an ISA
+    /// without a movemask answers with one reduction instead of building the mask.
+    ///
+    /// # Safety
+    /// The ISA is enabled in the caller.
+    #[inline(always)]
+    unsafe fn any_high(self) -> bool {
+        // SAFETY: ISA enabled per contract.
+        unsafe { self.high_mask() != 0 }
+    }
 }

@@ -5,7 +5,8 @@
 use super::common::Rng;
 use simdenc::Encoding;
 use simdenc::cpu::{self, Level};
-use simdenc::internals::{KernelTable, single_byte_table};
+use simdenc::internals::{KernelTable, cjk_tables, single_byte_table};
+use simdenc::spec;
 
 /// Compares `f` at `k` and at scalar; returns 1 (a check) or panics with `what`.
 fn same<T: PartialEq + std::fmt::Debug>(k: KernelTable, what: &str, f: impl Fn(KernelTable) -> T) -> usize {
@@ -23,6 +24,8 @@ pub fn every_kernel_equals_scalar(quick: bool) -> usize {
         let mut rng = Rng(0x4B45_524E_0000 + level as u64);
         checks += single_byte(k, &mut rng, quick);
         checks += others(k, &mut rng, quick);
+        checks += cjk(k, &mut rng, quick);
+        checks += utf8_blocks(k, &mut rng, quick);
         println!("kernels at {level}: equal to scalar");
     }
     checks
@@ -136,6 +139,140 @@ fn others(k: KernelTable, rng: &mut Rng, quick: bool) -> usize {
             let mut d = vec![0xA5u8; cap];
             (k.utf16_to_utf8(u, &mut d), d)
         });
+    }
+    checks
+}
+
+/// The CJK kernels (`pairs_to_utf8`, `pairs_to_utf16`, `units_to_bytes`) of every two-byte
+/// encoding against their reference, exactly: encoded text of the three languages from
+/// random offsets, random pairs, bytes and code units the kernels must stop at inserted,
+/// output buffers of random sizes (canaries after them).
+fn cjk(k: KernelTable, rng: &mut Rng, quick: bool) -> usize {
+    let text = "火星は、太陽系の太陽に近い方から4番目の惑星である。地球型惑星に分類され、\
+                Mars 화성은 태양계의 네 번째 행성이다. 火星是太陽系由內往外數的第四顆行星，\
+                〜 ℃ αβγ Ωмир ×÷ 123 abc\n<p class=\"mw-content-ltr\">Mars</p>\n"
+        .repeat(3);
+    let reference = KernelTable::for_level(Level::Scalar).expect("scalar is always supported");
+    let mut checks = 0;
+    let rounds = if quick { 40 } else { 300 };
+    for tables in cjk_tables() {
+        let encoded = spec::run_encoder(tables.encoding(), &text, spec::ErrorMode::Html).output;
+        let units: Vec<u16> = text.encode_utf16().collect();
+        for _ in 0..rounds {
+            let start = rng.below(encoded.len());
+            let mut bytes = encoded[start..][..rng.below(encoded.len() - start + 1)].to_vec();
+            for _ in 0..rng.below(3) {
+                let at = rng.below(bytes.len() + 1);
+                let special: Vec<u8> = match rng.below(4) {
+                    0 => vec![0x81 + rng.below(0x7E) as u8, 0x30 + rng.below(10) as u8],
+                    1 => vec![0x80 + rng.below(0x80) as u8, rng.below(0x100) as u8],
+                    2 => vec![rng.below(0x100) as u8],
+                    _ => vec![
+                        0x81 + rng.below(0x7E) as u8,
+                        0x30 + rng.below(10) as u8,
+                        0x81 + rng.below(0x7E) as u8,
+                        0x30 + rng.below(10) as u8,
+                    ],
+                };
+                bytes.splice(at..at, special);
+            }
+            let b = &bytes;
+            let (cap8, cap16) = match rng.below(3) {
+                0 => (3 * b.len() + 8, b.len() + 8),
+                _ => (rng.below(3 * b.len() + 8), rng.below(b.len() + 8)),
+            };
+            let what = format!("{:?} cap {cap8}/{cap16} {b:02X?}", tables.encoding());
+            let got = |k: KernelTable| {
+                let mut d8 = vec![0xA5u8; cap8];
+                let mut d16 = vec![0xA5A5u16; cap16];
+                let r8 = k.pairs_to_utf8(b, &tables, &mut d8);
+                let r16 = k.pairs_to_utf16(b, &tables, &mut d16);
+                (r8, d8, r16, d16)
+            };
+            assert_eq!(got(k), got(reference), "{:?} pairs {what}", k.level());
+            checks += 1;
+            let start = rng.below(units.len());
+            let mut u = units[start..][..rng.below(units.len() - start + 1)].to_vec();
+            for _ in 0..rng.below(3) {
+                let at = rng.below(u.len() + 1);
+                u.insert(
+                    at,
+                    [0xD800, 0xDC00, 0x80, 0xA5, 0xE5E5, 0x20AC, 0xFFFF, 0][rng.below(8)],
+                );
+            }
+            let cap = match rng.below(3) {
+                0 => 2 * u.len() + 8,
+                _ => rng.below(2 * u.len() + 8),
+            };
+            checks += same(
+                k,
+                &format!("units_to_bytes {:?} cap {cap} {u:04X?}", tables.encoding()),
+                |k| {
+                    let mut d = vec![0xA5u8; cap];
+                    (k.units_to_bytes(&u, &tables, &mut d), d)
+                },
+            );
+        }
+    }
+    checks
+}
+
+/// UTF-8 text of 64-byte blocks, ASCII or not in runs of 1 to 10 (the validators' ASCII runs,
+/// which may end at any block, their steps of four blocks, tested block by block or not),
+/// with a character or an error a few bytes around a block edge, and outputs cut anywhere:
+/// validation, the UTF-8 copy and UTF-8 to UTF-16 equal to scalar.
+fn utf8_blocks(k: KernelTable, rng: &mut Rng, quick: bool) -> usize {
+    const SPECIALS: [&[u8]; 8] = [
+        b"\xC3\xA9",
+        b"\xE6\x97\xA5",
+        b"\xF0\x9F\x98\x80",
+        b"\xE6\x97",
+        b"\xC3",
+        b"\x80",
+        b"\xED\xA0\x80",
+        b"\xFF",
+    ];
+    const LETTERS: [&str; 3] = ["é", "ж", "日"];
+    let mut checks = 0;
+    for _ in 0..if quick { 16 } else { 80 } {
+        let blocks = 1 + rng.below(24);
+        let len = blocks * 64 + rng.below(64);
+        let mut text: Vec<u8> = (0..len).map(|i| b'a' + (i % 26) as u8).collect();
+        let (mut block, mut ascii) = (0, rng.below(2) == 0);
+        while block * 64 < len {
+            let run = 1 + rng.below(10);
+            for b in block..block + run {
+                let letter = LETTERS[rng.below(3)].as_bytes();
+                let at = b * 64 + rng.below(64);
+                if !ascii && at + letter.len() <= len {
+                    text[at..at + letter.len()].copy_from_slice(letter);
+                }
+            }
+            block += run;
+            ascii = !ascii;
+        }
+        for _ in 0..if quick { 6 } else { 24 } {
+            let mut v = text.clone();
+            let pos = (64 * rng.below(blocks + 1) + rng.below(8)).saturating_sub(4);
+            let special = SPECIALS[rng.below(SPECIALS.len())];
+            for (i, &b) in special.iter().enumerate() {
+                if pos + i < len {
+                    v[pos + i] = b;
+                }
+            }
+            let cap = [len, rng.below(len + 1), pos.min(len)][rng.below(3)];
+            // The text is the rng's (deterministic): the message names where it changed.
+            let at = format!("len {len}, {special:02X?} at {pos}, cap {cap}");
+            checks += same(k, &format!("utf8_valid_up_to {at}"), |k| k.utf8_valid_up_to(&v));
+            checks += same(k, &format!("utf8_copy_valid {at}"), |k| {
+                let mut d = vec![0xA5u8; cap];
+                (k.utf8_copy_valid(&v, &mut d), d)
+            });
+            checks += same(k, &format!("utf8_to_utf16 {at}"), |k| {
+                let mut d = vec![0xA5A5u16; cap];
+                (k.utf8_to_utf16(&v, &mut d), d)
+            });
+        }
     }
     checks
 }

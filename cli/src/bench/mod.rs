@@ -1,22 +1,27 @@
 //! `simdenc bench`: a fixed suite of workloads on the embedded corpus, measured at every SIMD
-//! level this CPU supports (and against encoding_rs, simdutf8 and std when built with
+//! level this CPU supports (and against encoding_rs, simdutf, simdutf8 and std when built with
 //! `--features peers`), printed as a table of MB/s with ratios, saved as JSON, compared
 //! across runs and charted as SVG.
 //!
 //! Module map: `corpus` (the embedded texts and the inputs made from them), `suite` (the
 //! named workloads), `api` (the `api` group: the public entry points users call, beside the
-//! slice calls they are built on), `mem` (the `mem` group: `simdenc::mem`'s functions), `peers` (the same workloads done by other crates), `timer` (the
-//! calibrated loop), `machine` (CPU, flags, compiler, date), `report` (the run as data and as
+//! slice calls they are built on), `mem` (the `mem` group: `simdenc::mem`'s functions),
+//! `peers` (the same workloads done by other crates), `simdutf` (simdutf's C++ through its
+//! named kernels), `insn` (instructions per byte under qemu, for cli/bench-insn.sh), `timer`
+//! (the calibrated loop), `machine` (CPU, flags, compiler, date), `report` (the run as data and as
 //! a table), `compare` (two runs side by side), `svg` (charts).
 
 mod api;
 mod compare;
 mod corpus;
+mod insn;
 mod machine;
 mod mem;
 #[cfg(feature = "peers")]
 mod peers;
 mod report;
+#[cfg(feature = "peers")]
+mod simdutf;
 mod suite;
 mod svg;
 mod timer;
@@ -43,7 +48,11 @@ entry points users call under api/: Encoding::decode and encode, decode_to_strin
 DecodeReader... beside the slice calls; simdenc::mem's conversions and checks under mem/) on the corpus
 embedded in the binary, at every SIMD level this CPU supports, and prints MB/s of input per
 level, the best level's ratio to scalar and, in a build with `--features peers`, encoding_rs,
-simdutf8 and std with simdenc's best / encoding_rs. Each figure is the best of several timed
+simdutf (C++; its kernel for each level measured: avx512 icelake, avx2 haswell, sse2 westmere,
+neon arm64, scalar fallback), simdutf8 and std, with simdenc's best / encoding_rs and each
+level / its simdutf kernel. `--features peers-firefox` (RUSTC_BOOTSTRAP=1 on stable) builds
+encoding_rs as Firefox does (simd-accel, fast-legacy-encode). Instructions per byte on aarch64
+under qemu: cli/bench-insn.sh. Each figure is the best of several timed
 batches (--batches) of at least --time ms each, after calibration, timed with the thread's
 CPU time (--clock wall for wall time). A default run takes about a minute and a half; build
 with --release, or the figures mean nothing.
@@ -121,10 +130,47 @@ pub struct BenchArgs {
     /// List the workloads (with --filter: those selected) and exit.
     #[arg(long)]
     pub list: bool,
+
+    /// For cli/bench-insn.sh (instructions per byte under qemu): run the implementation
+    /// --impl of the workload --only exactly N times, and nothing else.
+    #[arg(long, value_name = "N", hide = true, requires_all = ["only", "implementation"])]
+    pub count_runs: Option<u64>,
+
+    /// The workload of --count-runs (its exact name).
+    #[arg(long, value_name = "WORKLOAD", hide = true, requires = "count_runs")]
+    pub only: Option<String>,
+
+    /// The implementation of --count-runs: a level, or a peer's column name.
+    #[arg(long = "impl", value_name = "NAME", hide = true, requires = "count_runs")]
+    pub implementation: Option<String>,
+
+    /// For cli/bench-insn.sh: list the selected workloads with their input bytes and the
+    /// implementations that can run them at the levels given.
+    #[arg(long, hide = true)]
+    pub list_impls: bool,
+
+    /// For cli/bench-insn.sh: print the Markdown table of instructions per byte from its
+    /// counts file.
+    #[arg(long, value_name = "COUNTS", hide = true)]
+    pub insn_table: Option<PathBuf>,
 }
 
 /// Runs `simdenc bench`.
 pub fn run(args: &BenchArgs) -> Result<ExitCode, Failure> {
+    if let (Some(runs), Some(only), Some(implementation)) =
+        (args.count_runs, &args.only, &args.implementation)
+    {
+        print_stdout(&insn::count_runs(only, implementation, runs)?)?;
+        return Ok(ExitCode::SUCCESS);
+    }
+    if let Some(path) = &args.insn_table {
+        let text = std::fs::read_to_string(path)
+            .map_err(|e| Failure::Message(format!("{}: {e}", path.display())))?;
+        let counts =
+            insn::parse_counts(&text).map_err(|e| Failure::Message(format!("{}: {e}", path.display())))?;
+        print_stdout(&insn::render_table(&counts))?;
+        return Ok(ExitCode::SUCCESS);
+    }
     if let [a, b] = args.compare.as_slice() {
         return compare_runs(args, a, b);
     }
@@ -142,7 +188,7 @@ pub fn run(args: &BenchArgs) -> Result<ExitCode, Failure> {
         filters.is_empty() || filters.iter().any(|f| name.contains(f.as_str()))
     };
     if args.list {
-        let (names, _) = suite::build(&|_| false);
+        let (names, _) = suite::build(&|_| false, &[]);
         let mut out = String::new();
         for (name, group) in names.iter().filter(|(n, _)| keep(n)) {
             out.push_str(&format!("{name:<36} {}\n", group.title));
@@ -151,6 +197,10 @@ pub fn run(args: &BenchArgs) -> Result<ExitCode, Failure> {
         return Ok(ExitCode::SUCCESS);
     }
     let levels = levels(&args.level)?;
+    if args.list_impls {
+        print_stdout(&insn::list_impls(&keep, &levels))?;
+        return Ok(ExitCode::SUCCESS);
+    }
     let clock = args.clock.or_available();
     let timing = if args.quick {
         Timing {
@@ -202,15 +252,36 @@ fn levels(requested: &[String]) -> Result<Vec<Level>, Failure> {
     Ok(levels)
 }
 
-/// The peers this binary measures.
-fn peer_versions() -> Vec<PeerVersion> {
+/// The peers this binary measures, simdutf with the kernel it runs for each of `levels`.
+fn peer_versions(levels: &[Level]) -> Vec<PeerVersion> {
     #[cfg(feature = "peers")]
     {
         let rustc_version = machine::RUSTC.split_whitespace().nth(1).unwrap_or("?");
+        let kernels: Vec<String> = levels
+            .iter()
+            .map(|&level| {
+                let kernel = suite::SimdutfKernel::for_level(level);
+                let state = if simdutf::Simdutf::get(kernel).is_some() {
+                    ""
+                } else {
+                    " (not available)"
+                };
+                format!("{level}: {}{state}", kernel.name())
+            })
+            .collect();
         vec![
             PeerVersion {
                 name: Peer::EncodingRs.name().into(),
-                version: peers::ENCODING_RS_VERSION.into(),
+                version: peers::encoding_rs_build(),
+            },
+            PeerVersion {
+                name: "simdutf".into(),
+                version: format!(
+                    "{} (C++, the sources of the simdutf crate {}; kernel forced per level: {})",
+                    simdutf::version(),
+                    simdutf::CRATE_VERSION,
+                    kernels.join(", ")
+                ),
             },
             PeerVersion {
                 name: Peer::Simdutf8.name().into(),
@@ -223,7 +294,10 @@ fn peer_versions() -> Vec<PeerVersion> {
         ]
     }
     #[cfg(not(feature = "peers"))]
-    Vec::new()
+    {
+        let _ = levels;
+        Vec::new()
+    }
 }
 
 /// Measures the selected workloads and prints the table (the header first, the rows when the
@@ -237,7 +311,7 @@ fn measure(
     let started = Instant::now();
     let date = machine::now_utc();
     let load_start = machine::load_average();
-    let (_, mut workloads) = suite::build(keep);
+    let (_, mut workloads) = suite::build(keep, levels);
     if workloads.is_empty() {
         return Err(Failure::Usage(format!(
             "--filter {} selects no workload; see `simdenc bench --list`",
@@ -267,7 +341,7 @@ fn measure(
             simdenc: machine::SIMDENC_VERSION.into(),
             rustc: machine::RUSTC.into(),
             profile: machine::PROFILE.into(),
-            peers: peer_versions(),
+            peers: peer_versions(levels),
         },
         method: Method {
             batch_ms: timing.batch.as_millis() as u64,
@@ -353,6 +427,10 @@ fn measure(
         run.machine.load_average_end.as_deref().unwrap_or("unknown"),
         report::spread(&run)
     ))?;
+    let summary = report::peer_summary(&run, args.format);
+    if !summary.is_empty() {
+        emit(&format!("\n{summary}"))?;
+    }
     if let Some(path) = &args.json {
         let json = serde_json::to_string_pretty(&run)
             .map_err(|e| Failure::Message(format!("cannot serialise the run: {e}")))?;
@@ -397,7 +475,8 @@ fn runner_for<'a>(w: &'a mut Workload, entry: &Entry) -> Result<&'a mut Runner, 
 }
 
 /// Checks every implementation of `w` (it must consume the whole input, and every level must
-/// produce the same output, as must the peers where `Work::peers_must_agree`), then calibrates each and keeps the calibrating batch as the first
+/// produce the same output, as must the peers where `Work::peers_must_agree` or
+/// `Peer::must_agree`), then calibrates each and keeps the calibrating batch as the first
 /// sample.
 fn prepare(w: &mut Workload, levels: &[Level], timing: Timing) -> Result<Vec<Entry>, String> {
     let units = w.work.input_units();
@@ -422,6 +501,7 @@ fn prepare(w: &mut Workload, levels: &[Level], timing: Timing) -> Result<Vec<Ent
     let mut first: Option<(&str, suite::Outcome)> = None;
     for e in &mut entries {
         let name = w.name.clone();
+        let must_agree = e.runner > 0 && (peers_must_agree || w.peers[e.runner - 1].0.must_agree());
         let runner = runner_for(w, e).map_err(|f| f.to_string())?;
         let outcome = runner();
         if outcome.read != units {
@@ -441,7 +521,7 @@ fn prepare(w: &mut Workload, levels: &[Level], timing: Timing) -> Result<Vec<Ent
                 Some(_) => {}
                 None => first = Some((e.name, outcome)),
             }
-        } else if peers_must_agree
+        } else if must_agree
             && let Some((other, o)) = first
             && o != outcome
         {

@@ -4,8 +4,13 @@
 //! `DecodeReader`; in the `mem` group, `encoding_rs::mem`'s function of the same name), simdutf8 for UTF-8 validation, and the standard library where it has an
 //! equivalent (UTF-8 validation, UTF-8 → UTF-8 as validate-then-copy, UTF-8 ↔ UTF-16).
 //!
+//! simdutf (C++) for UTF-8 validation, UTF-8 → UTF-8 (validate, then copy), UTF-8 ↔ UTF-16 and
+//! UTF-16LE/BE decode, through its kernel for each level measured (module `simdutf`).
+//!
 //! encoding_rs is used as a user gets it from crates.io: its `simd-accel` feature needs a
-//! nightly compiler, so its SIMD paths are the SSE2 ones it has on x86_64 by default.
+//! nightly compiler (or `RUSTC_BOOTSTRAP=1`), so its SIMD paths are the SSE2 ones it has on
+//! x86_64 by default; `--features peers-firefox` builds it as Firefox does, with `simd-accel` and
+//! `fast-legacy-encode`, and its column says so.
 
 use std::hint::black_box;
 use std::rc::Rc;
@@ -13,9 +18,11 @@ use std::rc::Rc;
 use super::api::{DecodeCall, EncodeCall, api_decode, api_encode};
 use super::corpus::{Pieces, TextPieces, UnitPieces};
 use super::mem::{MemCall, MemInput, mem_runner};
+use super::simdutf::Simdutf;
 use super::suite::{
-    Outcome, Peer, Runner, Work, decode_to_utf8, decode_to_utf16, encode_from_utf8, encode_utf16_to_utf8,
-    small_decode_to_utf8, small_decode_to_utf16, small_encode_from_utf8, small_encode_from_utf16,
+    Outcome, Peer, Runner, SimdutfKernel, Work, decode_to_utf8, decode_to_utf16, encode_from_utf8,
+    encode_utf16_to_utf8, small_decode_to_utf8, small_decode_to_utf16, small_encode_from_utf8,
+    small_encode_from_utf16,
 };
 
 /// The version of encoding_rs this binary was built with (from Cargo.lock, by build.rs).
@@ -29,8 +36,18 @@ fn theirs(enc: &'static simdenc::Encoding) -> &'static encoding_rs::Encoding {
         .unwrap_or_else(|| panic!("encoding_rs has no encoding named {}", enc.name()))
 }
 
-/// The peers' runners for `work`.
-pub fn runners(work: &Work) -> Vec<(Peer, Runner)> {
+/// How encoding_rs was built, for the report.
+pub fn encoding_rs_build() -> String {
+    if cfg!(feature = "peers-firefox") {
+        format!("{ENCODING_RS_VERSION} with fast-legacy-encode")
+    } else {
+        ENCODING_RS_VERSION.to_owned()
+    }
+}
+
+/// The peers' runners for `work`, simdutf's through its kernel for each of `levels` that this
+/// CPU can run.
+pub fn runners(work: &Work, levels: &[simdenc::cpu::Level]) -> Vec<(Peer, Runner)> {
     let mut peers: Vec<(Peer, Runner)> = Vec::new();
     match work {
         Work::Validate(input) => {
@@ -140,6 +157,16 @@ pub fn runners(work: &Work) -> Vec<(Peer, Runner)> {
             peers.push((Peer::EncodingRs, mem_runner!(encoding_rs::mem, *call, input)));
         }
     }
+    let mut kernels: Vec<SimdutfKernel> = levels.iter().map(|&l| SimdutfKernel::for_level(l)).collect();
+    kernels.sort();
+    kernels.dedup();
+    for kernel in kernels {
+        if let Some(simdutf) = Simdutf::get(kernel)
+            && let Some(runner) = simdutf_runner(simdutf, work)
+        {
+            peers.push((Peer::Simdutf(kernel), runner));
+        }
+    }
     peers
 }
 
@@ -244,4 +271,163 @@ fn text_encoder(input: &Rc<str>) -> Runner {
             written,
         }
     })
+}
+
+/// simdutf's runner for `work`, where simdutf has the conversion.
+fn simdutf_runner(simdutf: Simdutf, work: &Work) -> Option<Runner> {
+    match work {
+        Work::Validate(input) => {
+            let input = Rc::clone(input);
+            Some(Box::new(move || Outcome {
+                read: if simdutf.validate_utf8(black_box(&input)) {
+                    input.len()
+                } else {
+                    0
+                },
+                written: 0,
+            }))
+        }
+        Work::DecodeToUtf8(enc, input) if *enc == simdenc::UTF_8 => {
+            // Validate, then copy: the UTF-8 → UTF-8 decode of valid input.
+            let input = Rc::clone(input);
+            let mut out = vec![0u8; input.len()];
+            Some(Box::new(move || {
+                if !simdutf.validate_utf8(black_box(&input)) {
+                    return Outcome { read: 0, written: 0 };
+                }
+                out.copy_from_slice(&input);
+                black_box(&mut out);
+                Outcome {
+                    read: input.len(),
+                    written: input.len(),
+                }
+            }))
+        }
+        Work::DecodeToUtf16(enc, input) if *enc == simdenc::UTF_8 => {
+            let input = Rc::clone(input);
+            let mut out = vec![0u16; input.len()];
+            Some(Box::new(move || {
+                let written = simdutf.utf8_to_utf16le(black_box(&input), &mut out);
+                black_box(&mut out);
+                Outcome {
+                    read: if written > 0 || input.is_empty() {
+                        input.len()
+                    } else {
+                        0
+                    },
+                    written,
+                }
+            }))
+        }
+        Work::EncodeUtf16ToUtf8(input) => Some(simdutf_utf16_to_utf8(simdutf, input.to_vec(), false, 2)),
+        Work::DecodeToUtf8(enc, input) if *enc == simdenc::UTF_16LE || *enc == simdenc::UTF_16BE => {
+            let big_endian = *enc == simdenc::UTF_16BE;
+            Some(simdutf_utf16_to_utf8(
+                simdutf,
+                same_bytes_as_units(input)?,
+                big_endian,
+                1,
+            ))
+        }
+        Work::DecodeToUtf16(enc, input) if *enc == simdenc::UTF_16LE || *enc == simdenc::UTF_16BE => {
+            // Validate, then copy (LE) or swap each unit's bytes (BE): the UTF-16 decode of
+            // valid input into native-order UTF-16.
+            let big_endian = *enc == simdenc::UTF_16BE;
+            let units = same_bytes_as_units(input)?;
+            let mut out = vec![0u16; units.len()];
+            Some(Box::new(move || {
+                if !simdutf.validate_utf16(black_box(&units), big_endian) {
+                    return Outcome { read: 0, written: 0 };
+                }
+                if big_endian {
+                    if !simdutf.change_endianness_utf16(&units, &mut out) {
+                        return Outcome { read: 0, written: 0 };
+                    }
+                } else {
+                    out.copy_from_slice(&units);
+                }
+                black_box(&mut out);
+                Outcome {
+                    read: units.len() * 2,
+                    written: units.len(),
+                }
+            }))
+        }
+        _ => None,
+    }
+}
+
+/// UTF-16 in the byte order `big_endian` says → UTF-8 with simdutf; the workload counts its
+/// input in units of `input_unit` bytes (2 for `&[u16]` input, 1 for bytes).
+fn simdutf_utf16_to_utf8(simdutf: Simdutf, units: Vec<u16>, big_endian: bool, input_unit: usize) -> Runner {
+    let mut out = vec![0u8; units.len() * 3];
+    Box::new(move || {
+        let written = simdutf.utf16_to_utf8(black_box(&units), big_endian, &mut out);
+        black_box(&mut out);
+        Outcome {
+            read: if written > 0 || units.is_empty() {
+                units.len() * 2 / input_unit
+            } else {
+                0
+            },
+            written,
+        }
+    })
+}
+
+/// The bytes of a UTF-16 input as 16-bit units holding the same bytes in memory (simdutf takes
+/// `char16_t *`, which must be aligned), so that simdutf reads exactly what simdenc reads; None
+/// for an odd length. The UTF-16 workloads count their input in bytes (`Outcome::read`).
+fn same_bytes_as_units(bytes: &[u8]) -> Option<Vec<u16>> {
+    if !bytes.len().is_multiple_of(2) {
+        return None;
+    }
+    Some(
+        bytes
+            .chunks_exact(2)
+            .map(|pair| u16::from_ne_bytes([pair[0], pair[1]]))
+            .collect(),
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::bench::suite;
+
+    /// simdutf's kernel for every supported level runs the Unicode workloads and writes exactly
+    /// what simdenc writes at that level.
+    #[test]
+    fn simdutf_agrees_with_simdenc_at_every_level() {
+        let groups = [
+            "utf8-validate/",
+            "utf8-to-utf8/",
+            "utf8-to-utf16/",
+            "utf16-to-utf8/",
+            "utf16-decode/",
+        ];
+        let keep = |name: &str| groups.iter().any(|g| name.starts_with(g));
+        for level in simdenc::cpu::supported() {
+            let kernel = SimdutfKernel::for_level(level);
+            let (_, mut workloads) = suite::build(&keep, &[level]);
+            assert_eq!(workloads.len(), 20);
+            for w in &mut workloads {
+                simdenc::cpu::force(level).unwrap();
+                let ours = (w.simdenc)();
+                let Some((_, theirs)) = w.peers.iter_mut().find(|(p, _)| *p == Peer::Simdutf(kernel)) else {
+                    assert!(Simdutf::get(kernel).is_none(), "{}: no simdutf runner", w.name);
+                    continue;
+                };
+                assert_eq!(
+                    ours,
+                    theirs(),
+                    "{} at {level} vs simdutf {}",
+                    w.name,
+                    kernel.name()
+                );
+                assert_eq!(ours.read, w.work.input_units(), "{}", w.name);
+            }
+        }
+        let _ = simdenc::cpu::force(simdenc::cpu::detected());
+    }
 }

@@ -4,6 +4,9 @@
 use std::fmt::Write as _;
 
 use serde::{Deserialize, Serialize};
+use simdenc::cpu::Level;
+
+use super::suite::SimdutfKernel;
 
 /// The `format` field of a saved run.
 pub const FORMAT: &str = "simdenc-bench 1";
@@ -224,7 +227,7 @@ pub fn describe(run: &Run, format: TableFormat) -> String {
     }
     cpu.push(')');
     let peers = if s.peers.is_empty() {
-        "none (build with --features peers to add encoding_rs, simdutf8 and std)".to_owned()
+        "none (build with --features peers to add encoding_rs, simdutf, simdutf8 and std)".to_owned()
     } else {
         s.peers
             .iter()
@@ -273,7 +276,8 @@ pub fn describe(run: &Run, format: TableFormat) -> String {
 }
 
 /// The table of one run: a column per level, the best level's ratio to scalar, then a
-/// column per peer and simdenc's best ÷ encoding_rs.
+/// column per peer, simdenc's best ÷ encoding_rs, and each level ÷ simdutf's kernel for that
+/// level (`avx2/simdutf`: avx2 ÷ simdutf-haswell).
 pub struct RunTable {
     format: TableFormat,
     levels: Vec<String>,
@@ -306,8 +310,28 @@ impl RunTable {
         self.levels.iter().any(|l| l == "scalar") && self.levels.len() > 1
     }
 
-    fn has_encoding_rs(&self) -> bool {
-        self.peers.iter().any(|p| p == "encoding_rs")
+    /// encoding_rs's column (`encoding_rs`, or `encoding_rs (simd-accel)` when built as
+    /// Firefox builds it), if measured.
+    fn encoding_rs(&self) -> Option<&str> {
+        self.peers
+            .iter()
+            .find(|p| p.starts_with("encoding_rs"))
+            .map(String::as_str)
+    }
+
+    /// The levels measured whose simdutf kernel was measured too, with that kernel's column:
+    /// each gets a ratio column `level/simdutf`.
+    fn simdutf_pairs(&self) -> Vec<(&str, &'static str)> {
+        self.levels
+            .iter()
+            .filter_map(|level| {
+                let kernel = SimdutfKernel::for_level(Level::from_name(level)?).column();
+                self.peers
+                    .iter()
+                    .any(|p| p == kernel)
+                    .then_some((level.as_str(), kernel))
+            })
+            .collect()
     }
 
     fn cells_to_line(&self, cells: &[String]) -> String {
@@ -316,8 +340,15 @@ impl RunTable {
             TableFormat::Text => {
                 let mut line = format!("{:<w$}", cells[0], w = self.name_width);
                 let _ = write!(line, " {:>9}", cells[1]);
-                for cell in &cells[2..] {
-                    let _ = write!(line, " {cell:>w$}", w = COL.max(cell.chars().count()));
+                // Each column as wide as its heading (peers' names can be long).
+                let headings = self.header_cells();
+                for (i, cell) in cells.iter().enumerate().skip(2) {
+                    let heading = headings.get(i).map_or(0, |h| h.chars().count());
+                    let _ = write!(
+                        line,
+                        " {cell:>w$}",
+                        w = COL.max(heading).max(cell.chars().count())
+                    );
                 }
                 line.push('\n');
                 line
@@ -332,8 +363,11 @@ impl RunTable {
             cells.push("best/scalar".to_owned());
         }
         cells.extend(self.peers.iter().cloned());
-        if self.has_encoding_rs() {
+        if self.encoding_rs().is_some() {
             cells.push("best/encoding_rs".to_owned());
+        }
+        for (level, _) in self.simdutf_pairs() {
+            cells.push(format!("{level}/simdutf"));
         }
         cells
     }
@@ -381,8 +415,12 @@ impl RunTable {
         for peer in &self.peers {
             cells.push(w.mb_s(peer).map_or_else(dash, fmt_mb_s));
         }
-        if self.has_encoding_rs() {
-            let ratio = best.zip(w.mb_s("encoding_rs")).map(|((_, b), e)| b / e);
+        if let Some(encoding_rs) = self.encoding_rs() {
+            let ratio = best.zip(w.mb_s(encoding_rs)).map(|((_, b), e)| b / e);
+            cells.push(ratio.map_or_else(dash, fmt_ratio));
+        }
+        for (level, kernel) in self.simdutf_pairs() {
+            let ratio = w.mb_s(level).zip(w.mb_s(kernel)).map(|(l, k)| l / k);
             cells.push(ratio.map_or_else(dash, fmt_ratio));
         }
         out.push_str(&self.cells_to_line(&cells));
@@ -409,5 +447,233 @@ pub fn render_run(run: &Run, format: TableFormat) -> String {
         out.push('\n');
         out.push_str(&spread);
     }
+    let summary = peer_summary(run, format);
+    if !summary.is_empty() {
+        out.push('\n');
+        out.push_str(&summary);
+    }
     out
+}
+
+/// Per group of workloads (the name up to its first `/`) and per level: the geometric mean over
+/// the group's workloads of the level's figure ÷ the best peer's at that level (the fastest of
+/// encoding_rs, simdutf8, std and simdutf's kernel for that level; simdutf's other kernels
+/// left out). Empty when no peer was measured.
+pub fn peer_summary(run: &Run, format: TableFormat) -> String {
+    let column_of = |level: &str| Level::from_name(level).map(|l| SimdutfKernel::for_level(l).column());
+    let mut groups: Vec<(&str, Vec<Vec<f64>>)> = Vec::new();
+    for w in &run.workloads {
+        let ratios: Vec<Option<f64>> = run
+            .levels
+            .iter()
+            .map(|level| {
+                let ours = w.mb_s(level)?;
+                let kernel = column_of(level);
+                let best = run
+                    .peers
+                    .iter()
+                    .filter(|p| !p.starts_with("simdutf-") || Some(p.as_str()) == kernel)
+                    .filter_map(|p| w.mb_s(p))
+                    .max_by(f64::total_cmp)?;
+                (best > 0.0 && ours > 0.0).then_some(ours / best)
+            })
+            .collect();
+        if ratios.iter().all(Option::is_none) {
+            continue;
+        }
+        let group = w.name.split('/').next().unwrap_or(&w.name);
+        let entry = match groups.iter().position(|(g, _)| *g == group) {
+            Some(i) => &mut groups[i].1,
+            None => {
+                groups.push((group, vec![Vec::new(); run.levels.len()]));
+                &mut groups.last_mut().expect("just pushed").1
+            }
+        };
+        for (per_level, ratio) in entry.iter_mut().zip(ratios) {
+            per_level.extend(ratio);
+        }
+    }
+    if groups.is_empty() {
+        return String::new();
+    }
+    let mut head = vec!["group".to_owned()];
+    head.extend(run.levels.iter().map(|l| format!("{l} ÷ best peer")));
+    let line = |cells: &[String]| match format {
+        TableFormat::Markdown => format!("| {} |\n", cells.join(" | ")),
+        TableFormat::Text => {
+            let mut line = format!("{:<16}", cells[0]);
+            for (cell, h) in cells.iter().zip(&head).skip(1) {
+                let _ = write!(line, " {cell:>w$}", w = h.chars().count());
+            }
+            line.push('\n');
+            line
+        }
+    };
+    let mut out = String::from(
+        "simdenc ÷ the best peer at each level (geometric mean over the group's workloads that \
+         have a peer):\n",
+    );
+    if format == TableFormat::Markdown {
+        out.push('\n');
+    }
+    out.push_str(&line(&head));
+    if format == TableFormat::Markdown {
+        let mut rule = vec!["---".to_owned()];
+        rule.extend(std::iter::repeat_n("---:".to_owned(), head.len() - 1));
+        out.push_str(&line(&rule));
+    }
+    for (group, per_level) in groups {
+        let mut cells = vec![group.to_owned()];
+        cells.extend(per_level.iter().map(|ratios| {
+            if ratios.is_empty() {
+                return "-".to_owned();
+            }
+            let mean = (ratios.iter().map(|r| r.ln()).sum::<f64>() / ratios.len() as f64).exp();
+            fmt_ratio(mean)
+        }));
+        out.push_str(&line(&cells));
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn measured(implementation: &str, mb_s: f64) -> Measurement {
+        Measurement {
+            implementation: implementation.into(),
+            mb_s,
+            mb_s_median: mb_s,
+            calls_per_batch: 1,
+        }
+    }
+
+    /// Each level is divided by simdutf's kernel for that level (not by the fastest one), and
+    /// encoding_rs's ratio finds its column under the Firefox build's name too.
+    #[test]
+    fn ratios_to_simdutf_per_level_and_to_encoding_rs() {
+        let levels = ["avx2".to_owned(), "avx512".to_owned()];
+        let peers = [
+            "encoding_rs (simd-accel)".to_owned(),
+            "simdutf-haswell".to_owned(),
+            "simdutf-icelake".to_owned(),
+        ];
+        let mut table = RunTable::new(TableFormat::Markdown, &levels, &peers, ["w"]);
+        assert_eq!(
+            table.head().lines().next().unwrap(),
+            "| workload | input | avx2 | avx512 | encoding_rs (simd-accel) | simdutf-haswell | simdutf-icelake \
+             | best/encoding_rs | avx2/simdutf | avx512/simdutf |"
+        );
+        let w = WorkloadResult {
+            name: "w".into(),
+            group: "g".into(),
+            input_bytes: 1000,
+            results: vec![
+                measured("avx2", 300.0),
+                measured("avx512", 800.0),
+                measured("encoding_rs (simd-accel)", 200.0),
+                measured("simdutf-haswell", 600.0),
+                measured("simdutf-icelake", 400.0),
+            ],
+        };
+        assert_eq!(
+            table.row(&w),
+            "| w | 1.0 kB | 300 | 800 | 200 | 600 | 400 | 4.00x | 0.50x | 2.00x |\n"
+        );
+    }
+
+    /// The best peer at a level is the fastest peer but simdutf's kernels for other levels;
+    /// group means are geometric.
+    #[test]
+    fn summary_against_the_best_peer_at_each_level() {
+        let workload = |name: &str, results: Vec<Measurement>| WorkloadResult {
+            name: name.into(),
+            group: "g".into(),
+            input_bytes: 1000,
+            results,
+        };
+        let run = Run {
+            format: FORMAT.into(),
+            date: String::new(),
+            machine: Machine {
+                cpu: String::new(),
+                cpu_id: None,
+                arch: String::new(),
+                os: String::new(),
+                logical_cpus: 1,
+                virtual_machine: None,
+                flags: Vec::new(),
+                detected_level: String::new(),
+                load_average_start: None,
+                load_average_end: None,
+            },
+            software: Software {
+                simdenc: String::new(),
+                rustc: String::new(),
+                profile: String::new(),
+                peers: Vec::new(),
+            },
+            method: Method {
+                batch_ms: 1,
+                batches: 1,
+                statistic: String::new(),
+                clock: String::new(),
+                unit: String::new(),
+            },
+            levels: vec!["avx2".into(), "avx512".into()],
+            peers: vec![
+                "encoding_rs".into(),
+                "simdutf-haswell".into(),
+                "simdutf-icelake".into(),
+            ],
+            workloads: vec![
+                // avx2 against haswell's 400 (icelake's 800 is not avx2's peer): 0.5; avx512
+                // against icelake's 800: 1.
+                workload(
+                    "utf8/a",
+                    vec![
+                        measured("avx2", 200.0),
+                        measured("avx512", 800.0),
+                        measured("encoding_rs", 100.0),
+                        measured("simdutf-haswell", 400.0),
+                        measured("simdutf-icelake", 800.0),
+                    ],
+                ),
+                // Only encoding_rs: 8 and 8.
+                workload(
+                    "utf8/b",
+                    vec![
+                        measured("avx2", 800.0),
+                        measured("avx512", 800.0),
+                        measured("encoding_rs", 100.0),
+                    ],
+                ),
+            ],
+            wall_seconds: 0.0,
+        };
+        let summary = peer_summary(&run, TableFormat::Markdown);
+        let lines: Vec<&str> = summary.lines().collect();
+        assert_eq!(lines[2], "| group | avx2 ÷ best peer | avx512 ÷ best peer |");
+        assert_eq!(lines[4], "| utf8 | 2.00x | 2.83x |");
+        assert_eq!(lines.len(), 5);
+    }
+
+    #[test]
+    fn simdutf_kernel_per_level() {
+        let names: Vec<&str> = Level::ALL
+            .into_iter()
+            .map(|l| SimdutfKernel::for_level(l).column())
+            .collect();
+        assert_eq!(
+            names,
+            [
+                "simdutf-fallback",
+                "simdutf-westmere",
+                "simdutf-haswell",
+                "simdutf-icelake",
+                "simdutf-arm64"
+            ]
+        );
+    }
 }

@@ -1,6 +1,6 @@
 //! The fixed suite of `simdenc bench`: named workloads over the embedded corpus, each a
 //! closure that converts its whole input once through simdenc's public API, plus the same
-//! work done by the peers (encoding_rs, simdutf8, std) when built with `--features peers`.
+//! work done by the peers (encoding_rs, simdutf, simdutf8, std) when built with `--features peers`.
 //!
 //! Every runner owns its input and a pre-allocated output buffer large enough for the whole
 //! output, so a measured call converts and does not allocate (the decoder or encoder itself
@@ -43,6 +43,9 @@ pub struct Outcome {
 pub enum Peer {
     /// The encoding_rs crate (the Rust ecosystem's Encoding Standard implementation).
     EncodingRs,
+    /// simdutf, the C++ library, through one of its kernels (UTF-8 validation, UTF-8 ↔ UTF-16,
+    /// UTF-16LE/BE decode).
+    Simdutf(SimdutfKernel),
     /// The simdutf8 crate (`basic::from_utf8`), UTF-8 validation only.
     Simdutf8,
     /// The standard library (`str::from_utf8`, `encode_utf16`, `char::decode_utf16`).
@@ -51,14 +54,86 @@ pub enum Peer {
 
 impl Peer {
     /// Every peer, in the order of the table's columns.
-    pub const ALL: [Peer; 3] = [Peer::EncodingRs, Peer::Simdutf8, Peer::Std];
+    pub const ALL: [Peer; 8] = [
+        Peer::EncodingRs,
+        Peer::Simdutf(SimdutfKernel::Fallback),
+        Peer::Simdutf(SimdutfKernel::Westmere),
+        Peer::Simdutf(SimdutfKernel::Haswell),
+        Peer::Simdutf(SimdutfKernel::Icelake),
+        Peer::Simdutf(SimdutfKernel::Arm64),
+        Peer::Simdutf8,
+        Peer::Std,
+    ];
 
     /// The column name.
     pub fn name(self) -> &'static str {
         match self {
+            Peer::EncodingRs if cfg!(feature = "peers-firefox") => "encoding_rs (simd-accel)",
             Peer::EncodingRs => "encoding_rs",
+            Peer::Simdutf(kernel) => kernel.column(),
             Peer::Simdutf8 => "simdutf8",
             Peer::Std => "std",
+        }
+    }
+
+    /// Whether the peer's [`Outcome`] must equal simdenc's on every workload it does (not only
+    /// consume the whole input): simdutf's conversions on the suite's valid inputs write
+    /// exactly what simdenc writes.
+    pub fn must_agree(self) -> bool {
+        matches!(self, Peer::Simdutf(_))
+    }
+}
+
+/// simdutf's implementations, by the names simdutf gives them, in the order of simdenc's
+/// levels.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub enum SimdutfKernel {
+    /// Portable C++ (simdenc's `scalar`).
+    Fallback,
+    /// SSE4.2 (beside simdenc's `sse2`, the nearest simdutf has).
+    Westmere,
+    /// AVX2 (simdenc's `avx2`).
+    Haswell,
+    /// AVX-512 (simdenc's `avx512`).
+    Icelake,
+    /// NEON (simdenc's `neon`).
+    Arm64,
+}
+
+impl SimdutfKernel {
+    /// simdutf's kernel for the instruction set of simdenc's `level`.
+    pub fn for_level(level: simdenc::cpu::Level) -> SimdutfKernel {
+        use simdenc::cpu::Level;
+        match level {
+            Level::Scalar => SimdutfKernel::Fallback,
+            Level::Sse2 => SimdutfKernel::Westmere,
+            Level::Avx2 => SimdutfKernel::Haswell,
+            Level::Avx512 => SimdutfKernel::Icelake,
+            Level::Neon => SimdutfKernel::Arm64,
+        }
+    }
+
+    /// simdutf's name for it (what `get_available_implementations()[name]` and
+    /// `SIMDUTF_FORCE_IMPLEMENTATION` take).
+    #[cfg_attr(not(feature = "peers"), allow(dead_code))]
+    pub fn name(self) -> &'static str {
+        match self {
+            SimdutfKernel::Fallback => "fallback",
+            SimdutfKernel::Westmere => "westmere",
+            SimdutfKernel::Haswell => "haswell",
+            SimdutfKernel::Icelake => "icelake",
+            SimdutfKernel::Arm64 => "arm64",
+        }
+    }
+
+    /// The table's column for it.
+    pub fn column(self) -> &'static str {
+        match self {
+            SimdutfKernel::Fallback => "simdutf-fallback",
+            SimdutfKernel::Westmere => "simdutf-westmere",
+            SimdutfKernel::Haswell => "simdutf-haswell",
+            SimdutfKernel::Icelake => "simdutf-icelake",
+            SimdutfKernel::Arm64 => "simdutf-arm64",
         }
     }
 }
@@ -235,6 +310,7 @@ pub struct Workload {
 /// Collects the workloads whose names pass a filter; the others are named but not built.
 pub struct Builder<'a> {
     keep: &'a dyn Fn(&str) -> bool,
+    levels: &'a [simdenc::cpu::Level],
     names: Vec<(String, Group)>,
     workloads: Vec<Workload>,
 }
@@ -247,7 +323,7 @@ impl Builder<'_> {
         if (self.keep)(&name) {
             let work = make();
             let simdenc = runner(&work);
-            let peers = peer_runners(&work);
+            let peers = peer_runners(&work, self.levels);
             self.workloads.push(Workload {
                 name,
                 group,
@@ -260,10 +336,15 @@ impl Builder<'_> {
 }
 
 /// The suite: every workload's name and group, and the workloads whose names `keep` accepts,
-/// built (inputs made, buffers allocated).
-pub fn build(keep: &dyn Fn(&str) -> bool) -> (Vec<(String, Group)>, Vec<Workload>) {
+/// built (inputs made, buffers allocated), with the peers for `levels` (simdutf's kernel for
+/// each).
+pub fn build(
+    keep: &dyn Fn(&str) -> bool,
+    levels: &[simdenc::cpu::Level],
+) -> (Vec<(String, Group)>, Vec<Workload>) {
     let mut b = Builder {
         keep,
+        levels,
         names: Vec::new(),
         workloads: Vec::new(),
     };
@@ -574,13 +655,14 @@ fn runner(work: &Work) -> Runner {
     }
 }
 
-/// The peers' runners for `work` (none without `--features peers`).
-fn peer_runners(work: &Work) -> Vec<(Peer, Runner)> {
+/// The peers' runners for `work` (none without `--features peers`), simdutf's through its
+/// kernel for each of `levels`.
+fn peer_runners(work: &Work, levels: &[simdenc::cpu::Level]) -> Vec<(Peer, Runner)> {
     #[cfg(feature = "peers")]
-    return super::peers::runners(work);
+    return super::peers::runners(work, levels);
     #[cfg(not(feature = "peers"))]
     {
-        let _ = work;
+        let _ = (work, levels);
         Vec::new()
     }
 }

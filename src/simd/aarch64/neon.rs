@@ -85,9 +85,17 @@ impl Vector for uint8x16_t {
             (vmaxvq_u16(veorq_u16(trail, after)) == 0 && last == 0).then_some(v)
         }
     }
+    #[inline(always)]
+    unsafe fn any_high(self) -> bool {
+        // SAFETY: NEON is baseline.
+        unsafe { vmaxvq_u8(self) >= 0x80 }
+    }
 }
 
 impl Utf8Vector for uint8x16_t {
+    /// The high nibbles of each vector serve both the first byte's lookup and the second's.
+    const LOOKUP_THEN_SHIFT: bool = true;
+
     #[inline(always)]
     unsafe fn splat(b: u8) -> Self {
         // SAFETY: NEON is baseline.
@@ -150,6 +158,26 @@ impl Utf8Vector for uint8x16_t {
         ];
         // SAFETY: 16 readable bytes.
         unsafe { vld1q_u8(LIMITS.as_ptr()) }
+    }
+    #[inline(always)]
+    unsafe fn continuations(self) -> Self {
+        // SAFETY: NEON is baseline. As signed bytes, continuation bytes are -128..=-65.
+        unsafe { vcltq_s8(vreinterpretq_s8_u8(self), vdupq_n_s8(-64)) }
+    }
+    #[inline(always)]
+    unsafe fn high_mask4(a: Self, b: Self, c: Self, d: Self) -> u64 {
+        const WEIGHTS: [u8; 16] = [1, 2, 4, 8, 16, 32, 64, 128, 1, 2, 4, 8, 16, 32, 64, 128];
+        // SAFETY: NEON is baseline; the weights are 16 readable bytes. Each byte becomes its
+        // bit's weight if its high bit is set; three rounds of pairwise adds sum each 8 bytes
+        // into one, byte `k` of the result holding bits `8k..8k + 8`.
+        unsafe {
+            let w = vld1q_u8(WEIGHTS.as_ptr());
+            let bits = |v: Self| vandq_u8(vcltzq_s8(vreinterpretq_s8_u8(v)), w);
+            let ab = vpaddq_u8(bits(a), bits(b));
+            let cd = vpaddq_u8(bits(c), bits(d));
+            let abcd = vpaddq_u8(ab, cd);
+            vgetq_lane_u64::<0>(vreinterpretq_u64_u8(vpaddq_u8(abcd, abcd)))
+        }
     }
 }
 
@@ -530,5 +558,10 @@ pub(crate) static KERNELS: Kernels = Kernels {
     utf8_to_utf16,
     utf16_to_utf8,
     utf16_bytes_to_utf8,
+    pairs_to_utf8: super::neon_pairs::pairs_to_utf8,
+    pairs_to_utf16: super::neon_pairs::pairs_to_utf16,
+    units_to_bytes: super::neon_pairs::units_to_bytes,
+    vector_pair_decode: true,
+    vector_units_encode: true,
     ..super::super::scalar::TABLE
 };

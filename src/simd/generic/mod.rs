@@ -4,8 +4,10 @@
 
 pub(crate) mod ascii;
 pub(crate) mod lane;
+pub(crate) mod pairs;
 pub(crate) mod rows;
 pub(crate) mod single_byte;
+pub(crate) mod units;
 pub(crate) mod utf16;
 pub(crate) mod utf16_to_utf8;
 pub(crate) mod utf8;

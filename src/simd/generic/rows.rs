@@ -14,8 +14,7 @@ pub(crate) enum Keep {
     /// Eight u16 lanes: one byte where bit `k` is set, else two (UTF-16 units to UTF-8 of
     /// one or two bytes: an ASCII unit keeps its low byte).
     OneOrTwo,
-    /// Eight u16 lanes: both bytes where bit `k` is set, else none (the AVX2 pair kernel).
-    #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
+    /// Eight u16 lanes: both bytes where bit `k` is set, else none (the pair kernels).
     TwoOrNone,
     /// Four u32 lanes: `1 + bit k + bit k+4` bytes (UTF-8 of one to three bytes).
     OneToThree,
@@ -24,8 +23,7 @@ pub(crate) enum Keep {
     ThreeLessPairs,
     /// Four u32 lanes: none where bit `k` is clear, else three where bit `k + 4` is set and
     /// one where it is not (a dropped byte, an ASCII byte or a character's UTF-8; the AVX2
-    /// pair kernel).
-    #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
+    /// pair kernels).
     NoneOneOrThree,
 }
 

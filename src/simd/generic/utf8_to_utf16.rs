@@ -291,17 +291,18 @@ unsafe fn to_utf16<L: Lane>(c: L) -> L {
 /// - `p` is valid for reading 64 bytes.
 #[inline(always)]
 unsafe fn continuation_bits<V: TranscodeVector>(p: *const u8) -> u64 {
+    if 4 * V::LANES == BLOCK {
+        // SAFETY: four vectors, the 64 bytes at `p`; ISA enabled per contract.
+        return unsafe {
+            let c = |i: usize| V::load(p.add(i * V::LANES)).continuations();
+            V::high_mask4(c(0), c(1), c(2), c(3))
+        };
+    }
     let mut bits = 0;
     let mut i = 0;
     while i < BLOCK {
         // SAFETY: `i + LANES <= 64`: inside the 64 bytes at `p`; ISA enabled per contract.
-        // b ^ 0x40 is >= 0xC0 exactly for continuation bytes; minus 0x40 (saturating), the
-        // high bit is set exactly for them.
-        unsafe {
-            let v = V::load(p.add(i));
-            let c = v.xor(V::splat(0x40)).saturating_sub(V::splat(0x40));
-            bits |= c.high_mask() << i;
-        }
+        unsafe { bits |= V::load(p.add(i)).continuations().high_mask() << i };
         i += V::LANES;
     }
     bits
@@ -344,7 +345,7 @@ pub(crate) unsafe fn utf8_to_utf16<V: TranscodeVector>(src: &[u8], dst: &mut [u1
                 any = any.or(V::load(p.add(i)));
                 i += V::LANES;
             }
-            any.high_mask() == 0
+            !any.any_high()
         };
         if ascii {
             // SAFETY: 64 bytes from `p` and 64 units from `d` are in bounds (above).

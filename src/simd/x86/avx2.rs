@@ -118,7 +118,6 @@ pub(crate) const TABLE: Kernels = Kernels {
     pairs_to_utf8: super::avx2_pairs::pairs_to_utf8,
     pairs_to_utf16: super::avx2_pairs::pairs_to_utf16,
     vector_pair_decode: true,
-    pairs_from_0800: true,
     ..super::sse2::TABLE
 };
 
@@ -188,6 +187,12 @@ impl generic::utf8::Utf8Vector for __m256i {
         limits[31] = 0xC0 - 1;
         // SAFETY: 32 readable bytes; AVX per the trait contract.
         unsafe { _mm256_loadu_si256(limits.as_ptr().cast()) }
+    }
+    #[inline(always)]
+    unsafe fn continuations(self) -> Self {
+        // SAFETY: AVX2 per the trait contract. As signed bytes, continuation bytes are
+        // -128..=-65: below -64.
+        unsafe { _mm256_cmpgt_epi8(_mm256_set1_epi8(-64), self) }
     }
 }
 

@@ -35,17 +35,10 @@
 use crate::simd::OutBytes;
 use core::arch::x86_64::*;
 use core::mem::MaybeUninit;
-use core::ptr;
 
-use super::super::generic::rows::{Keep, compact_rows};
+use super::super::generic::pairs::{Checked, ROWS013, ROWS16, ScalarPairs, exactly, leads_of, pair_blocks};
 use super::super::scalar;
 use super::super::{Lookup, PairTables};
-
-/// By the 8 bits of `kept` (u16 lane k is kept): the bytes of the kept lanes, in order.
-static ROWS16: [[u8; 16]; 256] = compact_rows(Keep::TwoOrNone).0;
-/// By `kept | three << 4` (4 u32 lanes: bit k of `kept` set if lane k is kept, of `three`
-/// if it holds 3 bytes rather than 1): the bytes of the kept lanes, and their count.
-static ROWS013: ([[u8; 16]; 256], [u8; 256]) = compact_rows(Keep::NoneOneOrThree);
 
 /// The nibble tables in registers (each 16-entry table in both 128-bit lanes), and the
 /// pointer parameters.
@@ -113,17 +106,17 @@ unsafe fn gather(m: __m256i, index: __m256i, table: Lookup) -> __m256i {
     }
 }
 
-/// The lanes of `m` whose code point is not plain (below U+0800, above U+FFFF or a
-/// surrogate), as a vector (non-zero if any).
+/// The lanes of `m` whose code point is not plain from `MIN` (below `MIN`, above U+FFFF or
+/// a surrogate), as a vector (non-zero if any).
 ///
 /// # Safety
 /// AVX2 is enabled in the caller.
 #[inline(always)]
-unsafe fn not_plain(m: __m256i, cp: __m256i) -> __m256i {
+unsafe fn not_plain<const MIN: i32>(m: __m256i, cp: __m256i) -> __m256i {
     // SAFETY: register operations only; AVX2 per the caller's contract.
     unsafe {
-        let above = _mm256_sub_epi32(cp, _mm256_set1_epi32(0x800));
-        let in_range = _mm256_cmpeq_epi32(_mm256_min_epu32(above, _mm256_set1_epi32(0xF7FF)), above);
+        let above = _mm256_sub_epi32(cp, _mm256_set1_epi32(MIN));
+        let in_range = _mm256_cmpeq_epi32(_mm256_min_epu32(above, _mm256_set1_epi32(0xFFFF - MIN)), above);
         let surrogate = _mm256_cmpeq_epi32(
             _mm256_and_si256(cp, _mm256_set1_epi32(0xF800)),
             _mm256_set1_epi32(0xD800),
@@ -200,14 +193,15 @@ unsafe fn byte_mask(m: u32) -> __m256i {
     }
 }
 
-/// Checks and looks up the block at `src`; `None` if it has a character that is not plain.
+/// Checks and looks up the block at `src`; `None` if it has a character that is not plain
+/// from `MIN` (0x800 for UTF-8, whose stores write three bytes per pair; 0x80 for UTF-16).
 ///
 /// # Safety
 /// - AVX2, BMI1 and POPCNT are enabled in the caller.
 /// - `src` is valid for reading 32 bytes.
 /// - `t` was loaded from `tables`.
 #[inline(always)]
-unsafe fn block(src: *const u8, t: &Tables, tables: &PairTables) -> Option<Block> {
+unsafe fn block<const MIN: i32>(src: *const u8, t: &Tables, tables: &PairTables) -> Option<Block> {
     // SAFETY: 32 readable bytes at `src`; `gather` is called only with pointers clamped to
     // `t.last`, below `tables.index.limit()` (its contract: `t.last` is the limit minus one,
     // or less); AVX2 per the caller's contract.
@@ -235,11 +229,7 @@ unsafe fn block(src: *const u8, t: &Tables, tables: &PairTables) -> Option<Block
         };
         let not_lead = _mm256_cmpeq_epi8(in_bitmap(t.lead_bits, 1), zero);
         let lead_capable = !(_mm256_movemask_epi8(not_lead) as u32);
-        // Leads: in each run of lead-capable bytes, those at an even distance from its start.
-        let starts = lead_capable & !(lead_capable << 1);
-        const EVEN: u32 = 0x5555_5555;
-        let even_runs = lead_capable.wrapping_add(starts & !EVEN) & lead_capable;
-        let mut leads = (even_runs & EVEN) | (lead_capable & !even_runs & !EVEN);
+        let mut leads = leads_of(u64::from(lead_capable), 1) as u32;
         let mut valid = u32::MAX;
         let mut read = 32;
         if leads >> 31 != 0 {
@@ -295,12 +285,16 @@ unsafe fn block(src: *const u8, t: &Tables, tables: &PairTables) -> Option<Block
             };
             // Every lane is below the limit (clamped above).
             *slot = gather(m, index, tables.index);
-            bad = _mm256_or_si256(bad, not_plain(m, *slot));
+            bad = _mm256_or_si256(bad, not_plain::<MIN>(m, *slot));
         }
         if _mm256_testz_si256(bad, bad) == 0 {
             return None;
         }
-        let kind = if leads == EVEN { Kind::Pairs } else { Kind::Mixed };
+        let kind = if leads == 0x5555_5555 {
+            Kind::Pairs
+        } else {
+            Kind::Mixed
+        };
         Some(Block {
             kind,
             v,
@@ -343,28 +337,32 @@ unsafe fn units(b: &Block) -> ([__m256i; 2], [__m256i; 2]) {
     }
 }
 
-/// A scalar pair kernel with its end (`scalar::pairs_to_utf8_from`), the tail of the vector
-/// ones.
-type ScalarPairs<T> = fn(&[u8], &PairTables, &mut [T], usize) -> (usize, usize);
+impl Checked for Block {
+    #[inline(always)]
+    fn read(&self) -> usize {
+        self.read
+    }
+    #[inline(always)]
+    fn ascii(&self) -> bool {
+        // The block loop's ASCII runs measured slower here: a branch on every block cost
+        // 15% of Japanese text into UTF-8 (docs/decisions.md, "CJK kernels from one
+        // skeleton").
+        false
+    }
+}
 
-/// The block loop of both pair kernels: while 32 input bytes and `ROOM` code units of room
-/// remain, checks a block and hands it to `put`, which writes its `len(block)` units at the
-/// given position: with whole stores (`true`: the next block will be written over what
-/// they leave after the end) or exactly. A block it cannot decode (not all plain, or
-/// below U+0800, or gb18030's four bytes) goes to the scalar kernel `tail`, up to its end:
-/// if that stops inside it, so does the kernel; otherwise the loop goes on after it.
-/// `tail` finishes.
+/// The block loop (`generic::pairs::pair_blocks`) with this level's blocks: `tail` the
+/// scalar kernel, `put` as there.
 ///
 /// # Safety
 /// - AVX2, BMI1 and POPCNT are enabled in the caller.
-/// - `put` writes `len(block)` units at the position it is given and, with `true`, at most
-///   `ROOM` units; with `true` it leaves at most 16 bytes after them changed, and it writes
-///   16 bytes or more from the start of every block.
+/// - `put` as `pair_blocks` requires, with `room` (at most 64) units.
 #[inline(always)]
-unsafe fn pair_blocks<T: Copy, const ROOM: usize>(
+unsafe fn blocks<T: Copy, const MIN: i32>(
     src: &[u8],
     tables: &PairTables,
     dst: &mut [T],
+    room: usize,
     tail: ScalarPairs<T>,
     len: impl Fn(&Block) -> usize,
     put: impl Fn(&Block, *mut T, bool),
@@ -373,62 +371,21 @@ unsafe fn pair_blocks<T: Copy, const ROOM: usize>(
         // No whole block (or nothing to gather): skip loading the tables into registers.
         return tail(src, tables, dst, usize::MAX);
     }
-    let (mut read, mut written) = (0, 0);
     // SAFETY: AVX2 per the caller's contract; the limit is not 0 (checked above).
     let t = unsafe { load(tables) };
-    let (src_len, dst_len) = (src.len(), dst.len());
-    // The block before `read` (checked, not yet written).
-    let mut pending: Option<Block> = None;
-    loop {
-        let (r, w) = pending.map_or((read, written), |b| (read + b.read, written + len(&b)));
-        let whole = r + 32 <= src_len && w + ROOM <= dst_len;
-        let next = if whole {
-            // SAFETY: `r + 32 <= src.len()`; AVX2 etc. per the contract; `t` is from `tables`.
-            unsafe { block(src.as_ptr().add(r), &t, tables) }
-        } else {
-            None
-        };
-        if let Some(b) = pending {
-            // `written + ROOM <= dst.len()` held when `b` was checked; `put` writes `w -
-            // written <= ROOM` units exactly, or with `whole` at most ROOM, and the garbage
-            // past them that it leaves then is overwritten by the next block's first store
-            // (the contract), which will be made as `next` is `Some`.
-            put(&b, dst[written..].as_mut_ptr(), next.is_some());
-            (read, written) = (r, w);
-        }
-        pending = next;
-        if next.is_none() {
-            if !whole {
-                break;
-            }
-            // A block it cannot decode: the scalar kernel, to the first character boundary
-            // from the block's end.
-            let (r, w) = tail(&src[read..], tables, &mut dst[written..], 32);
-            read += r;
-            written += w;
-            if r < 32 {
-                // It stopped inside the block, where it would have without the end.
-                return (read, written);
-            }
-        }
+    // SAFETY: `check` reads 32 bytes where `pair_blocks` allows it (`block`'s contract);
+    // `put` per the caller's contract.
+    unsafe {
+        pair_blocks::<Block, T>(
+            src,
+            tables,
+            dst,
+            (32, room),
+            tail,
+            |at| block::<MIN>(at, &t, tables),
+            (len, put, |_: &[u8], _: &mut [T]| 0),
+        )
     }
-    let (r, w) = tail(&src[read..], tables, &mut dst[written..], usize::MAX);
-    (read + r, written + w)
-}
-
-/// Writes `n` units through a buffer: `put` writes at most `ROOM` units at the start of the
-/// buffer, of which the first `n` are copied to `out`.
-///
-/// # Safety
-/// - `out` is valid for writing `n` units and `n <= ROOM`.
-/// - `put` writes at most `ROOM` units at the pointer it is given.
-#[inline(always)]
-unsafe fn exactly<T: Copy + Default, const ROOM: usize>(out: *mut T, n: usize, put: impl Fn(*mut T)) {
-    let mut buf = [T::default(); ROOM];
-    put(buf.as_mut_ptr());
-    // SAFETY: `n <= ROOM` units of `buf` to `out`, valid for them (the contract); the two
-    // do not overlap (`buf` is local).
-    unsafe { ptr::copy_nonoverlapping(buf.as_ptr(), out, n) }
 }
 
 /// The UTF-8 of the code points in the u32 lanes of `cp` (U+0800..=U+FFFF): three bytes in
@@ -575,7 +532,7 @@ pub(crate) fn pairs_to_utf8(src: &[u8], tables: &PairTables, dst: &mut OutBytes)
                     _mm_storel_epi64(out.add(40).cast(), _mm_srli_si128::<4>(last));
                 }
                 Kind::Mixed if whole => mixed_utf8(b, out),
-                Kind::Mixed => exactly::<u8, 64>(out, b.utf8_len(), |buf| mixed_utf8(b, buf)),
+                Kind::Mixed => exactly::<u8>(out, b.utf8_len(), |buf| mixed_utf8(b, buf)),
             }
         }
     };
@@ -584,11 +541,12 @@ pub(crate) fn pairs_to_utf8(src: &[u8], tables: &PairTables, dst: &mut OutBytes)
     // at most 16 bytes after them changed (a mixed block's last 16-byte store), and every
     // block starts with a store of 16 bytes or more.
     unsafe {
-        pair_blocks::<MaybeUninit<u8>, 64>(
+        blocks::<MaybeUninit<u8>, 0x800>(
             src,
             tables,
             dst,
-            scalar::pairs_to_utf8_from::<0x800>,
+            64,
+            scalar::pairs_to_utf8_from::<0x80>,
             Block::utf8_len,
             put,
         )
@@ -612,7 +570,7 @@ pub(crate) fn pairs_to_utf16(src: &[u8], tables: &PairTables, dst: &mut [u16]) -
                 }
                 Kind::Pairs => _mm256_storeu_si256(out.cast(), _mm256_packus_epi32(b.cp[0], b.cp[1])),
                 Kind::Mixed if whole => mixed_utf16(b, out),
-                Kind::Mixed => exactly::<u16, 32>(out, b.utf16_len(), |buf| mixed_utf16(b, buf)),
+                Kind::Mixed => exactly::<u16>(out, b.utf16_len(), |buf| mixed_utf16(b, buf)),
             }
         }
     };
@@ -621,11 +579,12 @@ pub(crate) fn pairs_to_utf16(src: &[u8], tables: &PairTables, dst: &mut [u16]) -
     // (a mixed block's last 8-unit store), and every block starts with a store of 8 units
     // (16 bytes) or more.
     unsafe {
-        pair_blocks::<u16, 32>(
+        blocks::<u16, 0x80>(
             src,
             tables,
             dst,
-            scalar::pairs_to_utf16_from::<0x800>,
+            32,
+            scalar::pairs_to_utf16_from::<0x80>,
             Block::utf16_len,
             put,
         )

@@ -102,7 +102,6 @@ pub(crate) const TABLE: Kernels = Kernels {
     vector_pair_decode: true,
     vector_units_encode: true,
     vector_transcoders: true,
-    pairs_from_0800: false,
 };
 
 pub(crate) static KERNELS: Kernels = TABLE;

@@ -1,0 +1,470 @@
+//! The NEON instances of the pair kernels (`generic/pairs.rs`), 16 input bytes a block, and
+//! of the `units_to_bytes` kernel (`generic/units.rs`), 8 code units a block.
+//!
+//! Masks have 4 bits per byte (`shrn` of a byte mask, the cheap NEON "movemask"). The
+//! leads' rows and every byte's column are 128- and 256-entry byte lookups (two and four
+//! 64-byte `tbl`/`tbx`); the eight pairs' pointers are one widening multiply-add, and their
+//! code points eight lane loads (NEON has no gather). The output is compacted per 8 bytes
+//! (UTF-16) or 4 bytes (UTF-8) by `tbl` with the shared rows of `generic/pairs.rs`.
+
+use crate::simd::OutBytes;
+use core::arch::aarch64::*;
+
+use super::super::generic::pairs::{self, PairVector, ROWS013, ROWS16};
+use super::super::generic::single_byte::TAIL8;
+use super::super::generic::units::{self, UnitsVector};
+use super::super::generic::utf16_to_utf8::ROWS12;
+use super::super::{EncodeTables, Lookup, PairTables};
+
+/// The lookup tables in registers, and the pointer parameters.
+pub(crate) struct Tables {
+    row: uint8x16x4_t,
+    row_high: uint8x16x4_t,
+    col: [uint8x16x4_t; 4],
+    row_len: uint8x8_t,
+    /// The index's limit minus one, at most 0xFFFF.
+    last: uint16x8_t,
+    index: &'static [u16],
+}
+
+/// Leads at every even byte (eight pairs), as a 4-bit-per-byte mask.
+const EVEN: u64 = 0x0F0F_0F0F_0F0F_0F0F;
+
+/// The 4-bit-per-byte mask of a byte mask (each byte 0 or 0xFF).
+#[inline(always)]
+unsafe fn nibbles(m: uint8x16_t) -> u64 {
+    // SAFETY: register operations; NEON is baseline.
+    unsafe { vget_lane_u64::<0>(vreinterpret_u64_u8(vshrn_n_u16::<4>(vreinterpretq_u16_u8(m)))) }
+}
+
+/// The byte mask (0 or 0xFF) of a 4-bit-per-byte mask.
+#[inline(always)]
+unsafe fn bytes(m: u64) -> uint8x16_t {
+    // SAFETY: register operations; NEON is baseline; the constants are 16 readable bytes.
+    unsafe {
+        const DUP: [u8; 16] = [0, 0, 1, 1, 2, 2, 3, 3, 4, 4, 5, 5, 6, 6, 7, 7];
+        const HALF: [u8; 16] = [
+            0x0F, 0xF0, 0x0F, 0xF0, 0x0F, 0xF0, 0x0F, 0xF0, 0x0F, 0xF0, 0x0F, 0xF0, 0x0F, 0xF0, 0x0F, 0xF0,
+        ];
+        let d = vcombine_u8(vcreate_u8(m), vcreate_u8(0));
+        vtstq_u8(vqtbl1q_u8(d, vld1q_u8(DUP.as_ptr())), vld1q_u8(HALF.as_ptr()))
+    }
+}
+
+/// What the pair kernels need of a block: its leads as a byte mask and the code point of
+/// each byte pair's lead (lane k: bytes 2k, 2k + 1).
+#[derive(Clone, Copy)]
+pub(crate) struct Decoded {
+    leads: uint8x16_t,
+    cp: uint16x8_t,
+}
+
+impl Decoded {
+    /// The u16 output of every input byte: the byte (ASCII; trails: garbage, dropped) or the
+    /// code point of its pair (leads); bytes 0..8 and 8..16.
+    #[inline(always)]
+    unsafe fn units(&self, v: uint8x16_t) -> [uint16x8_t; 2] {
+        // SAFETY: register operations; NEON is baseline.
+        unsafe {
+            let lead = vreinterpretq_s8_u8(self.leads);
+            let lo = vbslq_u16(
+                vreinterpretq_u16_s16(vmovl_s8(vget_low_s8(lead))),
+                vzip1q_u16(self.cp, self.cp),
+                vmovl_u8(vget_low_u8(v)),
+            );
+            let hi = vbslq_u16(
+                vreinterpretq_u16_s16(vmovl_high_s8(lead)),
+                vzip2q_u16(self.cp, self.cp),
+                vmovl_high_u8(v),
+            );
+            [lo, hi]
+        }
+    }
+}
+
+impl PairVector for uint8x16_t {
+    const LANES: usize = 16;
+    const BITS: u32 = 4;
+    // Four pieces of 4 bytes, each stored as 16 bytes at the end of those before (at most
+    // 24 bytes in all: 16 + one per lead).
+    const ROOM8: usize = 40;
+    // Two pieces of 8 bytes, each stored as 8 units.
+    const ROOM16: usize = 16;
+    type Tables = Tables;
+    type Lookups = (uint8x16_t, uint8x16_t);
+    type Decoded = Decoded;
+
+    fn supports(tables: &PairTables) -> bool {
+        // Rows times `row_len` in one widening byte multiply; the index of u16 code points.
+        tables.row_len <= 0xFF && matches!(tables.index, Lookup::U16(_)) && tables.index.limit() != 0
+    }
+
+    #[inline(always)]
+    unsafe fn load_tables(tables: &PairTables) -> Tables {
+        let index = match tables.index {
+            Lookup::U16(t) => t,
+            Lookup::U8(_) => &[],
+        };
+        let last = tables.index.limit().min(0x1_0000).saturating_sub(1) as u16;
+        // SAFETY: each load reads 64 bytes inside `lead_row` (128) or `trail_col` (256).
+        unsafe {
+            let row = |i: usize| vld1q_u8_x4(tables.lead_row.as_ptr().add(64 * i));
+            let col = |i: usize| vld1q_u8_x4(tables.trail_col.as_ptr().add(64 * i));
+            Tables {
+                row: row(0),
+                row_high: row(1),
+                col: [col(0), col(1), col(2), col(3)],
+                row_len: vdup_n_u8(tables.row_len as u8),
+                last: vdupq_n_u16(last),
+                index,
+            }
+        }
+    }
+
+    #[inline(always)]
+    unsafe fn load(src: *const u8) -> Self {
+        // SAFETY: 16 readable bytes (the contract).
+        unsafe { vld1q_u8(src) }
+    }
+
+    #[inline(always)]
+    unsafe fn high(self) -> u64 {
+        // SAFETY: register operations.
+        unsafe { nibbles(vcltzq_s8(vreinterpretq_s8_u8(self))) }
+    }
+
+    #[inline(always)]
+    unsafe fn classify(self, t: &Tables) -> (u64, u64, (uint8x16_t, uint8x16_t)) {
+        // SAFETY: register operations. `tbl` gives 0 and `tbx` keeps the lane for indexes of
+        // 64 and above, so each 64-byte quarter of a table answers for its own bytes only.
+        unsafe {
+            let x = veorq_u8(self, vdupq_n_u8(0x80));
+            let x64 = vsubq_u8(x, vdupq_n_u8(64));
+            // Rows (plus one) of 0x80..=0xFF, 0 for other bytes.
+            let rows = vqtbx4q_u8(vqtbl4q_u8(t.row, x), t.row_high, x64);
+            let cols = vqtbx4q_u8(
+                vqtbx4q_u8(
+                    vqtbx4q_u8(
+                        vqtbl4q_u8(t.col[0], self),
+                        t.col[1],
+                        vsubq_u8(self, vdupq_n_u8(64)),
+                    ),
+                    t.col[2],
+                    x,
+                ),
+                t.col[3],
+                x64,
+            );
+            let capable = nibbles(vtstq_u8(rows, rows));
+            let not_trail = nibbles(vceqq_u8(cols, vdupq_n_u8(0xFF)));
+            (capable, not_trail, (rows, cols))
+        }
+    }
+
+    #[inline(always)]
+    unsafe fn decode<const MIN: u32>(
+        self,
+        (rows, cols): (uint8x16_t, uint8x16_t),
+        leads: u64,
+        t: &Tables,
+        _: &PairTables,
+    ) -> Option<Decoded> {
+        // SAFETY: register operations; the lane loads read `t.index[i]` with `i` clamped to
+        // `t.last`, below the index's length (`load_tables`).
+        unsafe {
+            let zero = vdupq_n_u8(0);
+            let lead = bytes(leads);
+            // Per byte pair 2k, 2k + 1: the row and column of the one that leads (if any),
+            // in byte 2k.
+            let row = vbslq_u8(lead, rows, vextq_u8::<1>(rows, zero));
+            let col = vbslq_u8(lead, vextq_u8::<1>(cols, zero), vextq_u8::<2>(cols, zero));
+            let has = vorrq_u8(lead, vextq_u8::<1>(lead, zero));
+            // Even bytes: the 8 pairs' rows, then their columns; their lead masks.
+            let pair = vuzp1q_u8(row, col);
+            let has = vreinterpretq_u16_s16(vmovl_s8(vget_low_s8(vreinterpretq_s8_u8(vuzp1q_u8(has, has)))));
+            let pointer = vmlal_u8(
+                vmovl_u8(vget_high_u8(pair)),
+                vsub_u8(vget_low_u8(pair), vdup_n_u8(1)),
+                t.row_len,
+            );
+            let clamped = vminq_u16(pointer, t.last);
+            let above = vbicq_u16(has, vceqq_u16(clamped, pointer));
+            let mut at = [0u16; 8];
+            vst1q_u16(at.as_mut_ptr(), clamped);
+            let base = t.index.as_ptr();
+            let mut cp = vdupq_n_u16(0);
+            cp = vld1q_lane_u16::<0>(base.add(usize::from(at[0])), cp);
+            cp = vld1q_lane_u16::<1>(base.add(usize::from(at[1])), cp);
+            cp = vld1q_lane_u16::<2>(base.add(usize::from(at[2])), cp);
+            cp = vld1q_lane_u16::<3>(base.add(usize::from(at[3])), cp);
+            cp = vld1q_lane_u16::<4>(base.add(usize::from(at[4])), cp);
+            cp = vld1q_lane_u16::<5>(base.add(usize::from(at[5])), cp);
+            cp = vld1q_lane_u16::<6>(base.add(usize::from(at[6])), cp);
+            cp = vld1q_lane_u16::<7>(base.add(usize::from(at[7])), cp);
+            // Not plain: below MIN (0: none included) or a surrogate (all are in the BMP).
+            let low = vcltq_u16(cp, vdupq_n_u16(MIN as u16));
+            let surrogate = vceqq_u16(vandq_u16(cp, vdupq_n_u16(0xF800)), vdupq_n_u16(0xD800));
+            let bad = vorrq_u16(above, vandq_u16(has, vorrq_u16(low, surrogate)));
+            if vmaxvq_u16(bad) != 0 {
+                return None;
+            }
+            Some(Decoded { leads: lead, cp })
+        }
+    }
+
+    #[inline(always)]
+    unsafe fn put_utf8(self, d: &Decoded, leads: u64, kept: u64, out: *mut u8) {
+        // SAFETY: register operations; the row loads index tables of 256 with a byte; the
+        // stores write 16 bytes at `out + at`, `at` at most the block's 24 bytes: inside the
+        // `ROOM8` (40) bytes of the contract; eight pairs: 24 bytes.
+        unsafe {
+            if leads == EVEN {
+                // Eight pairs (dense CJK text): their three bytes, interleaved by the store.
+                let cp = d.cp;
+                let b0 = vorr_u8(vmovn_u16(vshrq_n_u16::<12>(cp)), vdup_n_u8(0xE0));
+                let low6 = vdup_n_u8(0x3F);
+                let b1 = vorr_u8(vand_u8(vshrn_n_u16::<6>(cp), low6), vdup_n_u8(0x80));
+                let b2 = vorr_u8(vand_u8(vmovn_u16(cp), low6), vdup_n_u8(0x80));
+                vst3_u8(out, uint8x8x3_t(b0, b1, b2));
+                return;
+            }
+            let units = d.units(self);
+            let kept = bytes(kept);
+            // Row index of each piece of 4 input bytes: kept | leads << 4, summed in pairs.
+            const WEIGHT: [u8; 16] = [1, 2, 4, 8, 1, 2, 4, 8, 1, 2, 4, 8, 1, 2, 4, 8];
+            let weight = vld1q_u8(WEIGHT.as_ptr());
+            let w = vorrq_u8(vandq_u8(kept, weight), vandq_u8(d.leads, vshlq_n_u8::<4>(weight)));
+            let w = vpaddq_u8(w, w);
+            let index = vgetq_lane_u32::<0>(vreinterpretq_u32_u8(vpaddq_u8(w, w)));
+            let (rows, lens) = &ROWS013;
+            let mut at = 0;
+            for (h, &u) in units.iter().enumerate() {
+                let lead = vreinterpretq_u16_s16(vmovl_s8(if h == 0 {
+                    vget_low_s8(vreinterpretq_s8_u8(d.leads))
+                } else {
+                    vget_high_s8(vreinterpretq_s8_u8(d.leads))
+                }));
+                // Per u16 lane: (b0, b1) and (b2, 0) of a lead's UTF-8, the byte and 0 for
+                // ASCII.
+                let b01 = vorrq_u16(
+                    vorrq_u16(
+                        vshrq_n_u16::<12>(u),
+                        vandq_u16(vshlq_n_u16::<2>(u), vdupq_n_u16(0x3F00)),
+                    ),
+                    vdupq_n_u16(0x80E0),
+                );
+                let b2 = vorrq_u16(vandq_u16(u, vdupq_n_u16(0x3F)), vdupq_n_u16(0x80));
+                let b01 = vbslq_u16(lead, b01, u);
+                let b2 = vandq_u16(b2, lead);
+                for (q, slots) in [vzip1q_u16(b01, b2), vzip2q_u16(b01, b2)].into_iter().enumerate() {
+                    let i = (index >> (8 * (2 * h + q)) & 0xFF) as usize;
+                    let piece = vqtbl1q_u8(vreinterpretq_u8_u16(slots), vld1q_u8(rows[i].as_ptr()));
+                    vst1q_u8(out.add(at), piece);
+                    at += usize::from(lens[i]);
+                }
+            }
+        }
+    }
+
+    #[inline(always)]
+    unsafe fn put_utf16(self, d: &Decoded, leads: u64, kept: u64, out: *mut u16) {
+        // SAFETY: register operations; the row loads index a table of 256 with a byte; the
+        // stores write 8 units at `out + at`, `at` at most 8: inside the `ROOM16` (16)
+        // units of the contract.
+        unsafe {
+            if leads == EVEN {
+                // Eight pairs: their code points are the output.
+                vst1q_u16(out, d.cp);
+                return;
+            }
+            let units = d.units(self);
+            const WEIGHT: [u8; 16] = [1, 2, 4, 8, 16, 32, 64, 128, 1, 2, 4, 8, 16, 32, 64, 128];
+            let bits = vandq_u8(bytes(kept), vld1q_u8(WEIGHT.as_ptr()));
+            let index = [vaddv_u8(vget_low_u8(bits)), vaddv_u8(vget_high_u8(bits))];
+            let mut at = 0;
+            for (u, i) in units.into_iter().zip(index) {
+                let piece = vqtbl1q_u8(vreinterpretq_u8_u16(u), vld1q_u8(ROWS16[usize::from(i)].as_ptr()));
+                vst1q_u8(out.add(at).cast(), piece);
+                at += i.count_ones() as usize;
+            }
+        }
+    }
+
+    #[inline(always)]
+    unsafe fn or(self, other: Self) -> Self {
+        // SAFETY: register operations.
+        unsafe { vorrq_u8(self, other) }
+    }
+
+    #[inline(always)]
+    unsafe fn store(self, out: *mut u8) {
+        // SAFETY: 16 writable bytes (the contract).
+        unsafe { vst1q_u8(out, self) }
+    }
+
+    #[inline(always)]
+    unsafe fn widen_store(self, out: *mut u16) {
+        // SAFETY: 16 writable units (the contract).
+        unsafe {
+            vst1q_u16(out, vmovl_u8(vget_low_u8(self)));
+            vst1q_u16(out.add(8), vmovl_high_u8(self));
+        }
+    }
+}
+
+pub(crate) fn pairs_to_utf8(src: &[u8], tables: &PairTables, dst: &mut OutBytes) -> (usize, usize) {
+    // SAFETY: NEON is part of the aarch64 baseline, which is all the generic kernel requires.
+    unsafe { pairs::to_utf8::<uint8x16_t>(src, tables, dst) }
+}
+
+pub(crate) fn pairs_to_utf16(src: &[u8], tables: &PairTables, dst: &mut [u16]) -> (usize, usize) {
+    // SAFETY: as `pairs_to_utf8`.
+    unsafe { pairs::to_utf16::<uint8x16_t>(src, tables, dst) }
+}
+
+/// The encoder's pages in registers, the blocks' limit and the declined ranges in use.
+pub(crate) struct EncodeRegs {
+    pages: [uint8x16x4_t; 4],
+    /// The blocks' limit minus one, at most 0xFFFF.
+    last: uint16x8_t,
+    /// `(first, last - first)` of each range in use, then unused ones.
+    declined: [(uint16x8_t, uint16x8_t); 5],
+    ranges: usize,
+}
+
+impl UnitsVector for uint16x8_t {
+    const UNITS: usize = 8;
+    type Tables = EncodeRegs;
+
+    #[inline(always)]
+    unsafe fn load_tables(tables: &EncodeTables) -> EncodeRegs {
+        // SAFETY: each load reads 64 bytes inside the 256 of `pages`.
+        unsafe {
+            let page = |i: usize| vld1q_u8_x4(tables.pages.as_ptr().add(64 * i));
+            let zero = vdupq_n_u16(0);
+            let mut declined = [(zero, zero); 5];
+            let mut ranges = 0;
+            for &(lo, hi) in tables.declined.iter().filter(|(lo, hi)| lo <= hi) {
+                declined[ranges] = (vdupq_n_u16(lo), vdupq_n_u16(hi - lo));
+                ranges += 1;
+            }
+            EncodeRegs {
+                pages: [page(0), page(1), page(2), page(3)],
+                last: vdupq_n_u16(tables.blocks.limit().min(0x1_0000).saturating_sub(1) as u16),
+                declined,
+                ranges,
+            }
+        }
+    }
+
+    #[inline(always)]
+    unsafe fn load(src: *const u16) -> Self {
+        // SAFETY: 8 readable units (the contract).
+        unsafe { vld1q_u16(src) }
+    }
+
+    #[inline(always)]
+    unsafe fn ascii(self) -> bool {
+        // SAFETY: register operations.
+        unsafe { vmaxvq_u16(self) < 0x80 }
+    }
+
+    #[inline(always)]
+    unsafe fn lookup<const WIDE: bool>(self, t: &EncodeRegs, tables: &EncodeTables) -> Option<Self> {
+        // SAFETY: register operations; the lane loads read entries at indexes clamped to
+        // `t.last`, below the blocks' limit, inside the blocks (two bytes at an entry of a
+        // byte table: the limit leaves 3 after it).
+        unsafe {
+            let high = vshrn_n_u16::<8>(self);
+            let sixty_four = vdup_n_u8(64);
+            let h1 = vsub_u8(high, sixty_four);
+            let h2 = vsub_u8(h1, sixty_four);
+            let h3 = vsub_u8(h2, sixty_four);
+            let page = vqtbx4_u8(
+                vqtbx4_u8(
+                    vqtbx4_u8(vqtbl4_u8(t.pages[0], high), t.pages[1], h1),
+                    t.pages[2],
+                    h2,
+                ),
+                t.pages[3],
+                h3,
+            );
+            let index = vorrq_u16(vshll_n_u8::<8>(page), vandq_u16(self, vdupq_n_u16(0xFF)));
+            let ascii = vcltq_u16(self, vdupq_n_u16(0x80));
+            let mut bad = vorrq_u16(
+                vcgtq_u16(index, t.last),
+                vceqq_u16(vandq_u16(self, vdupq_n_u16(0xF800)), vdupq_n_u16(0xD800)),
+            );
+            for &(first, span) in &t.declined[..t.ranges] {
+                bad = vorrq_u16(bad, vcleq_u16(vsubq_u16(self, first), span));
+            }
+            let clamped = vminq_u16(index, t.last);
+            let mut at = [0u16; 8];
+            vst1q_u16(at.as_mut_ptr(), clamped);
+            let mut bytes = vdupq_n_u16(0);
+            let base: *const u8 = match tables.blocks {
+                Lookup::U16(b) => b.as_ptr().cast(),
+                Lookup::U8(b) => b.as_ptr(),
+            };
+            let width = if WIDE { 2 } else { 1 };
+            macro_rules! lanes {
+                ($($k:literal)*) => {
+                    $(bytes = vld1q_lane_u16::<$k>(base.add(width * usize::from(at[$k])).cast(), bytes);)*
+                };
+            }
+            lanes!(0 1 2 3 4 5 6 7);
+            if !WIDE {
+                bytes = vandq_u16(bytes, vdupq_n_u16(0xFF));
+            }
+            bad = vorrq_u16(bad, vceqq_u16(bytes, vdupq_n_u16(0)));
+            if vmaxvq_u16(vbicq_u16(bad, ascii)) != 0 {
+                return None;
+            }
+            Some(vbslq_u16(ascii, self, bytes))
+        }
+    }
+
+    #[inline(always)]
+    unsafe fn or(self, other: Self) -> Self {
+        // SAFETY: register operations.
+        unsafe { vorrq_u16(self, other) }
+    }
+
+    #[inline(always)]
+    unsafe fn store_narrow(self, out: *mut u8) {
+        // SAFETY: 8 writable bytes (the contract).
+        unsafe { vst1_u8(out, vmovn_u16(self)) }
+    }
+
+    #[inline(always)]
+    unsafe fn store_bytes(self, out: *mut u8) -> usize {
+        // SAFETY: register operations; the row loads index tables of 256 and 9 rows; the
+        // stores write 8 bytes at `out` and 8 ending at `out + n`, `8 <= n <= 16`: inside
+        // the 16 bytes of the contract.
+        unsafe {
+            let one = vcltq_u16(self, vdupq_n_u16(0x100));
+            // Two bytes: high (lead) first.
+            let lanes = vbslq_u16(
+                one,
+                self,
+                vreinterpretq_u16_u8(vrev16q_u8(vreinterpretq_u8_u16(self))),
+            );
+            const WEIGHT: [u8; 8] = [1, 2, 4, 8, 16, 32, 64, 128];
+            let ones = vaddv_u8(vand_u8(vmovn_u16(one), vld1_u8(WEIGHT.as_ptr())));
+            let packed = vqtbl1q_u8(
+                vreinterpretq_u8_u16(lanes),
+                vld1q_u8(ROWS12[usize::from(ones)].as_ptr()),
+            );
+            let n = 16 - ones.count_ones() as usize;
+            vst1_u8(out, vget_low_u8(packed));
+            let end = vqtbl1q_u8(packed, vld1q_u8(TAIL8[n - 8].as_ptr()));
+            vst1_u8(out.add(n - 8), vget_low_u8(end));
+            n
+        }
+    }
+}
+
+pub(crate) fn units_to_bytes(src: &[u16], tables: &EncodeTables, dst: &mut OutBytes) -> (usize, usize) {
+    // SAFETY: NEON is part of the aarch64 baseline, which is all the generic kernel requires.
+    unsafe { units::units_to_bytes::<uint16x8_t>(src, tables, dst) }
+}

@@ -1,0 +1,529 @@
+//! Two-byte CJK decoding (Shift_JIS, EUC-JP, EUC-KR, Big5, gb18030/GBK pairs) in blocks of
+//! `LANES` input bytes, written once over [`PairVector`]: the block loop, the lead/trail
+//! analysis and the checks are here; how a level looks leads and trails up, gathers the
+//! code points and compacts the output are its [`PairVector`] methods (NEON: 64-entry
+//! `tbl` lookups and one lane load per pair; AVX2: nibble lookups and `vpgatherdd`, see
+//! `x86/avx2_pairs.rs`, which shares the block loop and the lead analysis).
+//!
+//! ```text
+//! while LANES input bytes and ROOM units of output remain:
+//!     v = LANES bytes, starting at a character boundary
+//!     all ASCII: copy or widen v; next
+//!     L = bytes that can lead a pair; N = bytes that cannot trail one
+//!     leads = every other byte of each run of L, from the run's first byte;
+//!             trails = leads shifted by one byte (a lead in the last byte: stop before
+//!             it, read LANES - 1 bytes)
+//!     stop if a non-ASCII byte is neither a lead nor a trail, or a trail is in N
+//!     per byte pair 2k, 2k+1 (at most one lead): pointer = (row - 1) * row_len + col,
+//!     gather the code points; stop if a lead's pointer is at or above the limit or its code
+//!     point is not plain (from U+0800 for UTF-8, whose kernel writes 1 or 3 bytes per
+//!     kept byte; from U+0080 for UTF-16)
+//!     output, per input byte: the byte (ASCII), its pair's code point (leads) as UTF-16 or
+//!     UTF-8, nothing (trails), compacted by table shuffles
+//! a block that stopped: the scalar kernel, to the first character boundary from the
+//!     block's end; the kernel stops if it stopped before, and goes on otherwise
+//! the scalar kernel finishes
+//! ```
+//! Every check comes before any output of its block, and the scalar kernel (the reference,
+//! plain from U+0080) decodes a stopped block character by character, so `(read, written)`
+//! equal the scalar kernel's. gb18030's four-byte sequences (a lead, then a digit, which
+//! is no trail) stop a block: the scalar kernel decodes them.
+//!
+//! The compacted pieces are stored whole (16 bytes) one after the other, each over the
+//! garbage the one before left after its end; a block's last piece leaves garbage for the
+//! next block's first store (16 bytes or more from its start) to overwrite. So a block is
+//! stored that way only when the next block was checked and will be stored; else (the
+//! block before the scalar kernel takes over) it goes through a buffer and is copied
+//! exactly, so nothing after `written` changes.
+
+// The `PairVector` skeleton has its instance on aarch64 (NEON); x86 uses the block loop,
+// the lead analysis and the rows (AVX2), and AVX-512 its own algorithm.
+#![cfg_attr(not(target_arch = "aarch64"), allow(dead_code))]
+
+use super::super::PairTables;
+use super::super::scalar;
+use super::rows::{Keep, compact_rows};
+use crate::simd::OutBytes;
+use core::mem::MaybeUninit;
+use core::ptr;
+
+/// By the 8 bits of `kept` (u16 lane k is kept): the bytes of the kept lanes, in order.
+pub(crate) static ROWS16: [[u8; 16]; 256] = compact_rows(Keep::TwoOrNone).0;
+/// By `kept | three << 4` (4 u32 lanes: bit k of `kept` set if lane k is kept, of `three`
+/// if it holds 3 bytes rather than 1): the bytes of the kept lanes, and their count.
+pub(crate) static ROWS013: ([[u8; 16]; 256], [u8; 256]) = compact_rows(Keep::NoneOneOrThree);
+
+/// Each byte pair's even byte, in a mask of `bits` bits per byte.
+const fn even(bits: u32) -> u64 {
+    match bits {
+        1 => 0x5555_5555_5555_5555,
+        2 => 0x3333_3333_3333_3333,
+        4 => 0x0F0F_0F0F_0F0F_0F0F,
+        _ => 0x00FF_00FF_00FF_00FF,
+    }
+}
+
+/// The lowest bit of each byte's group, in a mask of `bits` bits per byte.
+const fn lowest(bits: u32) -> u64 {
+    match bits {
+        1 => u64::MAX,
+        2 => 0x5555_5555_5555_5555,
+        4 => 0x1111_1111_1111_1111,
+        _ => 0x0101_0101_0101_0101,
+    }
+}
+
+/// The leads among the lead-capable bytes `capable` (`bits` bits per byte, each byte's
+/// group all ones or all zeros: 1 from a `movemask`, 4 from NEON's narrowing shift): in each run of
+/// them, those at an even distance from the run's first byte (a lead's trail may itself be
+/// lead-capable, so leads and trails alternate from where the run starts).
+#[inline(always)]
+pub(crate) fn leads_of(capable: u64, bits: u32) -> u64 {
+    let even = even(bits);
+    let starts = capable & !(capable << bits);
+    // Adding one at the start of each run beginning at an odd byte carries through the run
+    // and clears it: what is left are the runs beginning at an even byte.
+    let even_runs = capable.wrapping_add(starts & lowest(bits) & !even) & capable;
+    (even_runs & even) | (capable & !even_runs & !even)
+}
+
+/// The operations of the pair kernels on one block of `LANES` bytes. Same contract as
+/// [`Vector`](super::super::vector::Vector): the instruction set of the implementing type is
+/// enabled in the caller, pointers are valid for what a method reads or writes.
+pub(crate) trait PairVector: Copy {
+    /// Input bytes per block (at most 64 / `BITS`).
+    const LANES: usize;
+    /// Bits per byte in the masks the methods take and return.
+    const BITS: u32;
+    /// Output room (bytes) a block's UTF-8 needs when stored whole: at most this many are
+    /// written (the garbage after the block's output included); at most 64.
+    const ROOM8: usize;
+    /// The same for UTF-16 (units); at most 64.
+    const ROOM16: usize;
+    /// The tables in registers.
+    type Tables;
+    /// What the lookups found for every byte (rows and columns).
+    type Lookups: Copy;
+    /// A decoded block's code points, as the stores take them.
+    type Decoded: Copy;
+
+    /// Loads `tables` into registers.
+    ///
+    /// # Safety
+    /// - The ISA is enabled in the caller.
+    /// - [`PairVector::supports`] is true for `tables`.
+    unsafe fn load_tables(tables: &PairTables) -> Self::Tables;
+    /// Whether this level's kernels can take `tables` (else the scalar kernel does).
+    fn supports(tables: &PairTables) -> bool;
+    /// Loads `LANES` bytes.
+    ///
+    /// # Safety
+    /// The ISA is enabled in the caller; `src` is valid for reading `LANES` bytes.
+    unsafe fn load(src: *const u8) -> Self;
+    /// The bytes 0x80 and above.
+    ///
+    /// # Safety
+    /// The ISA is enabled in the caller.
+    unsafe fn high(self) -> u64;
+    /// The lead-capable bytes, the bytes that cannot trail a pair, and what the lookups
+    /// found.
+    ///
+    /// # Safety
+    /// The ISA is enabled in the caller.
+    unsafe fn classify(self, t: &Self::Tables) -> (u64, u64, Self::Lookups);
+    /// The code points of the pairs led by `leads` (no lead in the last byte; each lead's
+    /// next byte a trail), or `None` if one's pointer is at or above the index's limit or
+    /// its code point is not plain from `MIN` (0x80 or 0x800).
+    ///
+    /// # Safety
+    /// - The ISA is enabled in the caller.
+    /// - `t` was loaded from `tables`, and `lookups` classified from `self` with it.
+    unsafe fn decode<const MIN: u32>(
+        self,
+        lookups: Self::Lookups,
+        leads: u64,
+        t: &Self::Tables,
+        tables: &PairTables,
+    ) -> Option<Self::Decoded>;
+    /// Writes the block's UTF-8: the kept bytes (`kept`: ASCII bytes and leads), each lead
+    /// as the three bytes of its code point (U+0800 and above); at most `ROOM8` bytes,
+    /// starting with a store of 16 or more.
+    ///
+    /// # Safety
+    /// - The ISA is enabled in the caller.
+    /// - `out` is valid for writing `ROOM8` bytes; `d` was decoded from `self`, `leads`.
+    unsafe fn put_utf8(self, d: &Self::Decoded, leads: u64, kept: u64, out: *mut u8);
+    /// Writes the block's UTF-16 as `put_utf8`: at most `ROOM16` units, starting with a
+    /// store of 8 or more.
+    ///
+    /// # Safety
+    /// - The ISA is enabled in the caller.
+    /// - `out` is valid for writing `ROOM16` units; `d` was decoded from `self`, `leads`.
+    unsafe fn put_utf16(self, d: &Self::Decoded, leads: u64, kept: u64, out: *mut u16);
+    /// Bitwise or.
+    ///
+    /// # Safety
+    /// The ISA is enabled in the caller.
+    unsafe fn or(self, other: Self) -> Self;
+    /// Stores the `LANES` bytes (an ASCII block's UTF-8).
+    ///
+    /// # Safety
+    /// The ISA is enabled in the caller; `out` is valid for writing `LANES` bytes.
+    unsafe fn store(self, out: *mut u8);
+    /// Stores the `LANES` bytes widened to u16 (an ASCII block's UTF-16).
+    ///
+    /// # Safety
+    /// The ISA is enabled in the caller; `out` is valid for writing `LANES` units.
+    unsafe fn widen_store(self, out: *mut u16);
+}
+
+/// One checked block: its bytes, its leads and kept bytes (not trails, not past `read`),
+/// and its code points (`None`: all ASCII).
+#[derive(Clone, Copy)]
+pub(crate) struct Block<V: PairVector> {
+    v: V,
+    leads: u64,
+    kept: u64,
+    read: usize,
+    decoded: Option<V::Decoded>,
+}
+
+impl<V: PairVector> Block<V> {
+    /// Code units of UTF-16 out.
+    #[inline(always)]
+    fn utf16_len(&self) -> usize {
+        (self.kept.count_ones() / V::BITS) as usize
+    }
+    /// Bytes of UTF-8 out: one per kept byte, two more for each lead.
+    #[inline(always)]
+    fn utf8_len(&self) -> usize {
+        ((self.kept.count_ones() + 2 * self.leads.count_ones()) / V::BITS) as usize
+    }
+}
+
+/// A mask of every byte of a block.
+#[inline(always)]
+fn all<V: PairVector>() -> u64 {
+    let bits = V::BITS as usize * V::LANES;
+    if bits >= 64 { u64::MAX } else { (1 << bits) - 1 }
+}
+
+/// Checks and decodes the block at `src`; `None` if it has a character that is not plain
+/// (from `MIN`).
+///
+/// # Safety
+/// - The ISA of `V` is enabled in the caller.
+/// - `src` is valid for reading `V::LANES` bytes.
+/// - `t` was loaded from `tables`.
+#[inline(always)]
+unsafe fn block<V: PairVector, const MIN: u32>(
+    src: *const u8,
+    t: &V::Tables,
+    tables: &PairTables,
+) -> Option<Block<V>> {
+    // SAFETY: `LANES` readable bytes at `src`; the ISA and `t` per the caller's contract;
+    // `decode` gets leads none of which is in the last byte (cleared below), each followed
+    // by a trail (checked below).
+    unsafe {
+        let v = V::load(src);
+        let high = v.high();
+        let mut valid = all::<V>();
+        if high == 0 {
+            return Some(Block {
+                v,
+                leads: 0,
+                kept: valid,
+                read: V::LANES,
+                decoded: None,
+            });
+        }
+        let (capable, not_trail, lookups) = v.classify(t);
+        let mut leads = leads_of(capable, V::BITS);
+        let mut read = V::LANES;
+        let last = valid & !(valid >> V::BITS);
+        if leads & last != 0 {
+            leads &= !last;
+            valid &= !last;
+            read -= 1;
+        }
+        let trails = leads << V::BITS;
+        if high & !(leads | trails) & valid != 0 || trails & not_trail != 0 {
+            return None;
+        }
+        let decoded = v.decode::<MIN>(lookups, leads, t, tables)?;
+        Some(Block {
+            v,
+            leads,
+            kept: valid & !trails,
+            read,
+            decoded: Some(decoded),
+        })
+    }
+}
+
+/// A scalar pair kernel with its end (`scalar::pairs_to_utf8_from`), the tail of the vector
+/// ones.
+pub(crate) type ScalarPairs<T> = fn(&[u8], &PairTables, &mut [T], usize) -> (usize, usize);
+
+/// How far a checked block reads.
+pub(crate) trait Checked: Copy {
+    /// Input bytes the block decodes.
+    fn read(&self) -> usize;
+    /// Whether it is all ASCII (then its output is exactly its bytes, one unit each).
+    fn ascii(&self) -> bool;
+}
+
+impl<V: PairVector> Checked for Block<V> {
+    #[inline(always)]
+    fn read(&self) -> usize {
+        self.read
+    }
+    #[inline(always)]
+    fn ascii(&self) -> bool {
+        self.decoded.is_none()
+    }
+}
+
+/// Copies (UTF-8) or widens (UTF-16) the ASCII run at the start of `src` into `dst`, four
+/// vectors at a time while they are all ASCII and fit: returns their length (in both).
+/// HTML pages are mostly such runs, which a block at a time would cost the pair checks'
+/// bookkeeping on each.
+///
+/// # Safety
+/// - The ISA of `V` is enabled in the caller.
+/// - `put` stores `V::LANES` units of the vector at the pointer it is given.
+#[inline(always)]
+unsafe fn ascii_run<V: PairVector, T>(src: &[u8], dst: &mut [T], put: impl Fn(V, *mut T)) -> usize {
+    let step = 4 * V::LANES;
+    let mut i = 0;
+    while i + step <= src.len() && i + step <= dst.len() {
+        // SAFETY: `i + 4 * LANES` is within both slices (the loop's condition); the ISA and
+        // `put` per the contract.
+        unsafe {
+            let at = src.as_ptr().add(i);
+            let v = [
+                V::load(at),
+                V::load(at.add(V::LANES)),
+                V::load(at.add(2 * V::LANES)),
+                V::load(at.add(3 * V::LANES)),
+            ];
+            if v[0].or(v[1]).or(v[2].or(v[3])).high() != 0 {
+                break;
+            }
+            let out = dst.as_mut_ptr().add(i);
+            for (k, v) in v.into_iter().enumerate() {
+                put(v, out.add(k * V::LANES));
+            }
+        }
+        i += step;
+    }
+    i
+}
+
+/// The block loop of the pair kernels: while `lanes` input bytes and `room` code units of
+/// room remain, checks a block (`check`) and hands it to `put`, which writes its
+/// `len(block)` units at the given position: with whole stores (`true`: the next block will
+/// be written over what they leave after the end) or exactly. A block it cannot decode
+/// goes to the scalar kernel `tail`, up to its end: if that stops inside it, so does the
+/// kernel; otherwise the loop goes on after it. After an ASCII block, `ascii` copies the
+/// run of ASCII that goes on from there (exactly: its length in bytes and units). `tail`
+/// finishes.
+///
+/// # Safety
+/// - `check` may be called with a pointer valid for reading `lanes` bytes.
+/// - `put` writes `len(block)` units at the position it is given and, with `true`, at most
+///   `room` units; with `true` it leaves at most 16 bytes after them changed, and it writes
+///   16 bytes or more from the start of every block.
+/// - `room` is at most 64.
+#[inline(always)]
+pub(crate) unsafe fn pair_blocks<B: Checked, T: Copy>(
+    src: &[u8],
+    tables: &PairTables,
+    dst: &mut [T],
+    (lanes, room): (usize, usize),
+    tail: ScalarPairs<T>,
+    check: impl Fn(*const u8) -> Option<B>,
+    (len, put, ascii): (
+        impl Fn(&B) -> usize,
+        impl Fn(&B, *mut T, bool),
+        impl Fn(&[u8], &mut [T]) -> usize,
+    ),
+) -> (usize, usize) {
+    let (mut read, mut written) = (0, 0);
+    let (src_len, dst_len) = (src.len(), dst.len());
+    // The block at `read` (checked, not yet written).
+    let mut pending: Option<B> = None;
+    loop {
+        let (r, w) = pending
+            .as_ref()
+            .map_or((read, written), |b| (read + b.read(), written + len(b)));
+        let whole = r + lanes <= src_len && w + room <= dst_len;
+        // SAFETY: `r + lanes <= src.len()` (the contract on `check`).
+        let next = if whole {
+            check(src.as_ptr().wrapping_add(r))
+        } else {
+            None
+        };
+        if let Some(b) = pending {
+            // `written + room <= dst.len()` held when `b` was checked; `put` writes `w -
+            // written <= room` units exactly, or with `whole` at most `room`, and the garbage
+            // past them that it leaves then is overwritten by the next block's first store
+            // (the contract), which will be made as `next` is `Some`.
+            put(&b, dst[written..].as_mut_ptr(), next.is_some());
+            (read, written) = (r, w);
+        }
+        if let Some(b) = next
+            && b.ascii()
+        {
+            // Its bytes, exactly (over the garbage the block before left: 16 bytes or
+            // more), then the rest of the run.
+            put(&b, dst[written..].as_mut_ptr(), true);
+            let n = b.read() + ascii(&src[r + b.read()..], &mut dst[w + b.read()..]);
+            (read, written) = (r + n, w + n);
+            pending = None;
+            continue;
+        }
+        pending = next;
+        if next.is_none() {
+            if !whole {
+                break;
+            }
+            // A block it cannot decode: the scalar kernel, to the first character boundary
+            // from the block's end.
+            let (r, w) = tail(&src[read..], tables, &mut dst[written..], lanes);
+            read += r;
+            written += w;
+            if r < lanes {
+                // It stopped inside the block, where it would have without the end.
+                return (read, written);
+            }
+        }
+    }
+    let (r, w) = tail(&src[read..], tables, &mut dst[written..], usize::MAX);
+    (read + r, written + w)
+}
+
+/// Writes `n` units through a buffer: `put` writes at most 64 units at the start of the
+/// buffer, of which the first `n` are copied to `out`.
+///
+/// # Safety
+/// - `out` is valid for writing `n` units and `n <= 64`.
+/// - `put` writes at most 64 units at the pointer it is given.
+#[inline(always)]
+pub(crate) unsafe fn exactly<T: Copy + Default>(out: *mut T, n: usize, put: impl Fn(*mut T)) {
+    let mut buf = [T::default(); 64];
+    put(buf.as_mut_ptr());
+    debug_assert!(n <= 64);
+    // SAFETY: `n <= 64` units of `buf` to `out`, valid for them (the contract); the two do
+    // not overlap (`buf` is local).
+    unsafe { ptr::copy_nonoverlapping(buf.as_ptr(), out, n) }
+}
+
+/// # Safety
+/// The ISA of `V` is enabled in the caller.
+#[inline(always)]
+pub(crate) unsafe fn to_utf8<V: PairVector>(
+    src: &[u8],
+    tables: &PairTables,
+    dst: &mut OutBytes,
+) -> (usize, usize) {
+    let tail = scalar::pairs_to_utf8_from::<0x80>;
+    if src.len() < V::LANES || !V::supports(tables) {
+        return tail(src, tables, dst, usize::MAX);
+    }
+    // SAFETY: the ISA per the contract; `supports` checked above.
+    let t = unsafe { V::load_tables(tables) };
+    // SAFETY: `check` reads `LANES` bytes where `pair_blocks` says it may; `put` writes as
+    // that requires: an ASCII block's `LANES` bytes (the first 16 at least), a decoded one
+    // whole (`put_utf8`: at most `ROOM8`, starting with a store of 16) or exactly its
+    // `utf8_len` through the buffer; the ISA per the contract.
+    unsafe {
+        pair_blocks::<Block<V>, MaybeUninit<u8>>(
+            src,
+            tables,
+            dst,
+            (V::LANES, V::ROOM8),
+            tail,
+            |at| block::<V, 0x800>(at, &t, tables),
+            (
+                Block::utf8_len,
+                |b, out, whole| {
+                    let out = out.cast::<u8>();
+                    match &b.decoded {
+                        None => b.v.store(out),
+                        Some(d) if whole => b.v.put_utf8(d, b.leads, b.kept, out),
+                        Some(d) => exactly(out, b.utf8_len(), |buf| b.v.put_utf8(d, b.leads, b.kept, buf)),
+                    }
+                },
+                |src, dst| ascii_run::<V, _>(src, dst, |v, out| v.store(out.cast())),
+            ),
+        )
+    }
+}
+
+/// # Safety
+/// The ISA of `V` is enabled in the caller.
+#[inline(always)]
+pub(crate) unsafe fn to_utf16<V: PairVector>(
+    src: &[u8],
+    tables: &PairTables,
+    dst: &mut [u16],
+) -> (usize, usize) {
+    let tail = scalar::pairs_to_utf16_from::<0x80>;
+    if src.len() < V::LANES || !V::supports(tables) {
+        return tail(src, tables, dst, usize::MAX);
+    }
+    // SAFETY: the ISA per the contract; `supports` checked above.
+    let t = unsafe { V::load_tables(tables) };
+    // SAFETY: as in `to_utf8`, in units (`put_utf16`: at most `ROOM16`, starting with a
+    // store of 8 units).
+    unsafe {
+        pair_blocks::<Block<V>, u16>(
+            src,
+            tables,
+            dst,
+            (V::LANES, V::ROOM16),
+            tail,
+            |at| block::<V, 0x80>(at, &t, tables),
+            (
+                Block::utf16_len,
+                |b, out, whole| match &b.decoded {
+                    None => b.v.widen_store(out),
+                    Some(d) if whole => b.v.put_utf16(d, b.leads, b.kept, out),
+                    Some(d) => exactly(out, b.utf16_len(), |buf| b.v.put_utf16(d, b.leads, b.kept, buf)),
+                },
+                |src, dst| ascii_run::<V, _>(src, dst, |v, out| v.widen_store(out)),
+            ),
+        )
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::leads_of;
+
+    /// `leads_of` against a byte-by-byte walk, for every 12-byte pattern, at 1 and 4 bits
+    /// per byte.
+    #[test]
+    fn leads_alternate_from_each_run_start() {
+        for capable in 0u64..1 << 12 {
+            let mut expect = 0u64;
+            let mut i = 0;
+            while i < 12 {
+                if capable >> i & 1 != 0 {
+                    expect |= 1 << i;
+                    i += 2;
+                } else {
+                    i += 1;
+                }
+            }
+            assert_eq!(leads_of(capable, 1), expect, "{capable:012b}");
+            let spread = |m: u64| {
+                (0..16)
+                    .filter(|k| m >> k & 1 != 0)
+                    .fold(0u64, |a, k| a | 0xF << (4 * k))
+            };
+            assert_eq!(leads_of(spread(capable), 4), spread(expect), "{capable:012b}");
+        }
+    }
+}

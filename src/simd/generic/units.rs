@@ -1,0 +1,155 @@
+//! CJK and single-byte encode from UTF-16 code units through [`EncodeTables`], `UNITS` units
+//! at a time, written once over [`UnitsVector`] (the `units_to_bytes` kernel).
+//!
+//! ```text
+//! while UNITS units remain and 2 * UNITS bytes of room:
+//!     u = UNITS code units
+//!     all ASCII: their bytes; next
+//!     page = pages[u >> 8] (a 256-entry byte lookup), index = page << 8 | u & 0xFF
+//!     gather the non-ASCII units' bytes from the blocks (indexes clamped below the limit)
+//!     stop if a non-ASCII unit is a surrogate, in a declined range, at or above the
+//!         limit, or its bytes are 0
+//!     single-byte tables: one byte a unit; CJK: one (below 0x100) or two (lead, trail),
+//!         compacted by a table shuffle and stored exactly (a store from the start, one
+//!         ending at the end)
+//! the scalar kernel finishes
+//! ```
+//! Every check comes before any output of its block, nothing is written past what is
+//! returned, and the scalar kernel goes on from the block that stopped, so `(read,
+//! written)` and the output equal the scalar kernel's. AVX-512 has its own kernel
+//! (`x86/avx512_pairs.rs`: byte compress, 64-byte lookups).
+
+// The instance is NEON's: AVX2 has no 256-entry byte lookup for the pages, and its scalar
+// kernel measured at 2.8 to 4 times encoding_rs already (docs/decisions.md).
+#![cfg_attr(not(target_arch = "aarch64"), allow(dead_code))]
+
+use super::super::scalar;
+use super::super::{EncodeTables, Lookup};
+use crate::simd::OutBytes;
+
+/// The operations of the `units_to_bytes` kernel on `UNITS` code units. Same contract as
+/// [`Vector`](super::super::vector::Vector): the instruction set of the implementing type is
+/// enabled in the caller, pointers are valid for what a method reads or writes.
+pub(crate) trait UnitsVector: Copy {
+    /// Code units per block.
+    const UNITS: usize;
+    /// The tables in registers.
+    type Tables;
+
+    /// Loads the pages and the declined ranges of `tables` (whose blocks' limit is not 0).
+    ///
+    /// # Safety
+    /// The ISA is enabled in the caller.
+    unsafe fn load_tables(tables: &EncodeTables) -> Self::Tables;
+    /// Loads `UNITS` code units.
+    ///
+    /// # Safety
+    /// The ISA is enabled in the caller; `src` is valid for reading `UNITS` units.
+    unsafe fn load(src: *const u16) -> Self;
+    /// Whether every unit is below 0x80.
+    ///
+    /// # Safety
+    /// The ISA is enabled in the caller.
+    unsafe fn ascii(self) -> bool;
+    /// The bytes of each unit (the unit itself if ASCII, else its entry of the blocks, a
+    /// byte or `lead << 8 | trail`), or `None` if a unit is not plain.
+    ///
+    /// # Safety
+    /// The ISA is enabled in the caller; `t` was loaded from `tables`.
+    unsafe fn lookup<const WIDE: bool>(self, t: &Self::Tables, tables: &EncodeTables) -> Option<Self>;
+    /// Bitwise or.
+    ///
+    /// # Safety
+    /// The ISA is enabled in the caller.
+    unsafe fn or(self, other: Self) -> Self;
+    /// Stores the low byte of each unit: `UNITS` bytes.
+    ///
+    /// # Safety
+    /// The ISA is enabled in the caller; `out` is valid for writing `UNITS` bytes.
+    unsafe fn store_narrow(self, out: *mut u8);
+    /// Writes each unit's bytes (one below 0x100, else two, high first), exactly, and
+    /// returns how many.
+    ///
+    /// # Safety
+    /// The ISA is enabled in the caller; `out` is valid for writing `2 * UNITS` bytes.
+    unsafe fn store_bytes(self, out: *mut u8) -> usize;
+}
+
+/// Narrows the ASCII run at the start of `src` into `dst`, four vectors at a time while they
+/// are all ASCII and fit; returns its length. (HTML pages are mostly such runs.)
+///
+/// # Safety
+/// The ISA of `V` is enabled in the caller.
+#[inline(always)]
+unsafe fn ascii_run<V: UnitsVector>(src: &[u16], dst: &mut OutBytes) -> usize {
+    let step = 4 * V::UNITS;
+    let mut i = 0;
+    while i + step <= src.len() && i + step <= dst.len() {
+        // SAFETY: `i + 4 * UNITS` is within both slices (the loop's condition); the ISA per
+        // the contract.
+        unsafe {
+            let at = src.as_ptr().add(i);
+            let v = [
+                V::load(at),
+                V::load(at.add(V::UNITS)),
+                V::load(at.add(2 * V::UNITS)),
+                V::load(at.add(3 * V::UNITS)),
+            ];
+            if !v[0].or(v[1]).or(v[2].or(v[3])).ascii() {
+                break;
+            }
+            let out = dst.as_mut_ptr().add(i).cast::<u8>();
+            for (k, v) in v.into_iter().enumerate() {
+                v.store_narrow(out.add(k * V::UNITS));
+            }
+        }
+        i += step;
+    }
+    i
+}
+
+/// # Safety
+/// The ISA of `V` is enabled in the caller.
+#[inline(always)]
+pub(crate) unsafe fn units_to_bytes<V: UnitsVector>(
+    src: &[u16],
+    tables: &EncodeTables,
+    dst: &mut OutBytes,
+) -> (usize, usize) {
+    let (mut read, mut written) = (0, 0);
+    if src.len() >= V::UNITS && tables.blocks.limit() != 0 {
+        // SAFETY: the ISA per the contract (and for everything below); the limit is not 0.
+        let t = unsafe { V::load_tables(tables) };
+        let wide = matches!(tables.blocks, Lookup::U16(_));
+        while read + V::UNITS <= src.len() && written + 2 * V::UNITS <= dst.len() {
+            // SAFETY: `read + UNITS <= src.len()`; the stores write at most `2 * UNITS`
+            // bytes at `written`, and `written + 2 * UNITS <= dst.len()`.
+            unsafe {
+                let u = V::load(src.as_ptr().add(read));
+                let out = dst.as_mut_ptr().add(written).cast::<u8>();
+                if u.ascii() {
+                    u.store_narrow(out);
+                    let n =
+                        V::UNITS + ascii_run::<V>(&src[read + V::UNITS..], &mut dst[written + V::UNITS..]);
+                    read += n;
+                    written += n;
+                    continue;
+                } else if wide {
+                    let Some(bytes) = u.lookup::<true>(&t, tables) else {
+                        break;
+                    };
+                    written += bytes.store_bytes(out);
+                } else {
+                    let Some(bytes) = u.lookup::<false>(&t, tables) else {
+                        break;
+                    };
+                    bytes.store_narrow(out);
+                    written += V::UNITS;
+                }
+            }
+            read += V::UNITS;
+        }
+    }
+    let (r, w) = scalar::units_to_bytes(&src[read..], tables, &mut dst[written..]);
+    (read + r, written + w)
+}
