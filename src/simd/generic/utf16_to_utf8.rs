@@ -446,8 +446,9 @@ unsafe fn block<V: TranscodeVector>(u: V, dst: *mut u8) -> usize {
 /// stopped after an all-ASCII block (for the caller's ASCII loop).
 ///
 /// A block is stored with whole 16-byte stores when the next one is sure to be converted
-/// (its units are there and have no surrogate, and the worst case fits after this one), as
-/// it then overwrites the garbage; else exactly, through a buffer.
+/// (its units are there and have no surrogate, and the worst case fits after this one) and
+/// has 16 units or more, as it then overwrites the garbage however it is stored; else
+/// exactly, through a buffer.
 ///
 /// # Safety
 /// - The ISA of `V` is enabled in the caller.
@@ -467,8 +468,13 @@ unsafe fn blocks<V: TranscodeVector>(
     let mut ok =
         read + n <= units && written + room <= dst.len() && unsafe { block_convertible::<V>(src, read, be) };
     while ok {
+        // The garbage of a whole store (up to 15 bytes) is overwritten by the next block
+        // whichever way that one is stored only if it writes at least 16 bytes, which `n`
+        // units of 1 byte or more do from 16 units (AVX2, AVX-512): with 8 (NEON) the next
+        // block may be stored exactly and shorter than the garbage, so NEON's are all exact.
         // SAFETY: `read + 2n <= units`: the next block readable; ISA enabled per contract.
-        let whole = read + 2 * n <= units
+        let whole = n >= 16
+            && read + 2 * n <= units
             && written + 3 * n + room <= dst.len()
             && unsafe { block_convertible::<V>(src, read + n, be) };
         // SAFETY: `ok`: `read + n <= units`, no surrogate in the block.
