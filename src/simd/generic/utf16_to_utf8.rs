@@ -380,8 +380,12 @@ unsafe fn block_convertible<V: TranscodeVector>(src: *const u8, at: usize, be: b
 }
 
 /// Converts the `V::LANES / 2` units of `u`, none a surrogate, to UTF-8 at `dst` with 16-byte
-/// stores of its 16-byte lanes (2 or 4 pieces); returns the number of bytes. The last store
-/// leaves garbage after them: fewer than 16 bytes, so a block stored after it covers it.
+/// stores of its 16-byte lanes (2 or 4 pieces); returns the number of bytes. The stores leave
+/// garbage after them, at most 8 bytes, so that any block stored after it (8 units: 8 bytes
+/// or more, exactly or not) covers it: a piece of 8 units of 1 or 2 bytes holds 8 or more of
+/// its 16; in the 3-byte form the last piece (4 units, 4 to 12 bytes) is stored as 8 bytes
+/// when it holds 8 or fewer, and the piece before it (4 units, 4 bytes or more) ends its 16
+/// bytes at most 8 after both.
 ///
 /// # Safety
 /// - The ISA of `V` is enabled in the caller.
@@ -433,7 +437,12 @@ unsafe fn block<V: TranscodeVector>(u: V, dst: *mut u8) -> usize {
             let i1 = usize::from((bits >> (16 * j + 8)) as u8);
             lo.shuffle(&rows[i0]).store(dst.add(at));
             at += usize::from(lens[i0]);
-            hi.shuffle(&rows[i1]).store(dst.add(at));
+            let piece = hi.shuffle(&rows[i1]);
+            if j + 1 == lanes && lens[i1] <= 8 {
+                piece.store8(dst.add(at));
+            } else {
+                piece.store(dst.add(at));
+            }
             at += usize::from(lens[i1]);
         }
         at
@@ -446,9 +455,9 @@ unsafe fn block<V: TranscodeVector>(u: V, dst: *mut u8) -> usize {
 /// stopped after an all-ASCII block (for the caller's ASCII loop).
 ///
 /// A block is stored with whole 16-byte stores when the next one is sure to be converted
-/// (its units are there and have no surrogate, and the worst case fits after this one) and
-/// has 16 units or more, as it then overwrites the garbage however it is stored; else
-/// exactly, through a buffer.
+/// (its units are there and have no surrogate, and the worst case fits after this one), as
+/// it then overwrites the garbage (at most 8 bytes, see [`block`]) however it is stored (8
+/// bytes or more); else exactly, through a buffer.
 ///
 /// # Safety
 /// - The ISA of `V` is enabled in the caller.
@@ -468,13 +477,8 @@ unsafe fn blocks<V: TranscodeVector>(
     let mut ok =
         read + n <= units && written + room <= dst.len() && unsafe { block_convertible::<V>(src, read, be) };
     while ok {
-        // The garbage of a whole store (up to 15 bytes) is overwritten by the next block
-        // whichever way that one is stored only if it writes at least 16 bytes, which `n`
-        // units of 1 byte or more do from 16 units (AVX2, AVX-512): with 8 (NEON) the next
-        // block may be stored exactly and shorter than the garbage, so NEON's are all exact.
         // SAFETY: `read + 2n <= units`: the next block readable; ISA enabled per contract.
-        let whole = n >= 16
-            && read + 2 * n <= units
+        let whole = read + 2 * n <= units
             && written + 3 * n + room <= dst.len()
             && unsafe { block_convertible::<V>(src, read + n, be) };
         // SAFETY: `ok`: `read + n <= units`, no surrogate in the block.
