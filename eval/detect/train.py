@@ -71,7 +71,7 @@ PRIOR = {
     "windows-1258": 0, "windows-874": 0, "KOI8-R": 8, "KOI8-U": 12, "IBM866": 8,
     "ISO-8859-2": 4, "ISO-8859-4": 16, "ISO-8859-5": 12, "ISO-8859-6": 8, "ISO-8859-7": 4,
     "ISO-8859-8": 4, "ISO-8859-13": 8, "ISO-8859-15": 12, "ISO-8859-16": 16,
-    "macintosh": 16, "x-mac-cyrillic": 16,
+    "macintosh": 40, "x-mac-cyrillic": 40,
 }
 # Thai: wordfreq has no Thai list; windows-874's model is uniform over the Thai letters.
 CJK_LANGS = ["zh", "ja", "ko"]
@@ -105,13 +105,13 @@ def extract():
                 w = vi_1258(w)
             s = " " + "".join(c if ord(c) >= 0x80 or c.isalpha() else " " for c in w) + " "
             for a, b in zip(s, s[1:]):
-                a = "a" if ("a" <= a <= "z") else a
-                b = "a" if ("a" <= b <= "z") else b
+                if (ord(a) < 0x80 and a != " " and not a.isalpha()) or (ord(b) < 0x80 and b != " " and not b.isalpha()):
+                    continue
                 big[(a, b)] = big.get((a, b), 0.0) + f
         with open(os.path.join(DATA, lang + ".txt"), "w", encoding="utf-8", newline="\n") as out:
             out.write("# bigrams of space-padded lowercased words from wordfreq 3.1.1 'small' %s"
-                      " (top %d words, weighted by frequency, x 1e9); 'a' = any ASCII letter,"
-                      " ' ' = word boundary. CC BY-SA 4.0, see LICENSE.\n" % (lang, TOP_WORDS))
+                      " (top %d words, weighted by frequency, x 1e9); ' ' = word"
+                      " boundary. CC BY-SA 4.0, see LICENSE.\n" % (lang, TOP_WORDS))
             for (a, b), f in sorted(big.items()):
                 n = round(f * 1e9)
                 if n > 0:
@@ -207,16 +207,16 @@ def lang_model(lang):
     total = sum(v for k, v in uni.items() if ord(k) >= 0x80)
     # Letters that are at least 1/20000 of the non-ASCII letters; the rest share the class
     # "rare letter".
-    letters = sorted((c for c, v in uni.items() if ord(c) >= 0x80 and v >= total / 20000),
-                     key=lambda c: (-uni[c], c))[:MAX_LETTERS]
+    letters = sorted((c for c, v in uni.items() if ord(c) >= 0x80 and is_letter(c) and v >= total / 20000),
+                     key=lambda c: (-uni[c], c))[:MAX_LETTERS if lang == "th" else 60]
     return letters, counts
 
 
-# Classes: 0 ASCII non-letter (space, digits, punctuation), 1 ASCII letter, 2 common non-ASCII
-# punctuation (COMMON_PUNCT), 3 rare or foreign letter, 4 any other non-ASCII symbol (box
-# drawing, mathematical signs, ...: rare in text), 5.. the language's letters; controls and
-# unmapped bytes are not a class (scored as BAD by the detector).
-N_FIXED = 5
+# Classes: 0 ASCII non-letter (space, digits, punctuation), 1..=26 ASCII letters (case folded),
+# 27 common non-ASCII punctuation (COMMON_PUNCT), 28 rare or foreign letter, 29 any other
+# non-ASCII symbol (box drawing, mathematical signs, ...: rare in text), 30.. the language's
+# letters; controls and unmapped bytes are not a class (scored as BAD by the detector).
+PUNCT, RARE_LETTER, SYMBOL, N_FIXED = 27, 28, 29, 30
 COMMON_PUNCT = set(
     "\u00a0\u00ab\u00bb\u2013\u2014\u2018\u2019\u201a\u201c\u201d\u201e\u2026\u00b7\u00b0"
     "\u00a7\u20ac\u00a9\u00ae\u2122\u00d7\u00b1\u2116\u2022\u00bf\u00a1\u00a3\u00ba\u00aa"
@@ -226,15 +226,15 @@ COMMON_PUNCT = set(
 
 def class_of(c, letters):
     if ord(c) < 0x80:
-        return 1 if c.isalpha() else 0
+        return 1 + ord(c.lower()) - ord("a") if c.isalpha() else 0
     lc = c.lower()
     if lc in letters:
         return N_FIXED + letters.index(lc)
     if is_letter(c):
-        return 3
+        return RARE_LETTER
     if c in COMMON_PUNCT:
-        return 2
-    return 4
+        return PUNCT
+    return SYMBOL
 
 
 def cond_table(letters, counts):
@@ -248,10 +248,12 @@ def cond_table(letters, counts):
     rows = []
     for a in range(n):
         tot = sum(m[a])
-        if a in (2, 4):
+        if a in (PUNCT, SYMBOL):
             # After punctuation: mostly ASCII, then letters; another symbol is rare.
             row = [0.0] * n
-            row[0], row[1], row[2], row[3], row[4] = 0.5, 0.2, 0.01, 0.002, 0.0005
+            row[0], row[PUNCT], row[RARE_LETTER], row[SYMBOL] = 0.5, 0.01, 0.002, 0.0005
+            for b in range(1, 27):
+                row[b] = 0.2 / 26
             for b in range(N_FIXED, n):
                 row[b] = 0.25 / max(1, n - N_FIXED)
             rows.append(row)
@@ -260,9 +262,9 @@ def cond_table(letters, counts):
             rows.append([1.0 / n] * n)
             continue
         row = [(m[a][b] + tot * 1e-5) / tot for b in range(n)]
-        row[2] = max(row[2], 0.01)
-        row[3] = max(row[3], 1e-4)
-        row[4] = 1e-4
+        row[PUNCT] = max(row[PUNCT], 0.01)
+        row[RARE_LETTER] = max(row[RARE_LETTER], 1e-4)
+        row[SYMBOL] = 1e-4
         s = sum(row)
         rows.append([v / s for v in row])
     uni = [0.0] * n
@@ -271,13 +273,13 @@ def cond_table(letters, counts):
             uni[class_of(b, letters)] += v
     tot = sum(uni) or 1.0
     uni = [v / tot for v in uni]
-    uni[2] = max(uni[2], 0.02)
-    uni[3] = max(uni[3], 1e-4)
-    uni[4] = 1e-4
+    uni[PUNCT] = max(uni[PUNCT], 0.02)
+    uni[RARE_LETTER] = max(uni[RARE_LETTER], 1e-4)
+    uni[SYMBOL] = 1e-4
     for c in range(N_FIXED, n):
         uni[c] = max(uni[c], 1e-5)
-    s = sum(uni[2:])
-    unigram = [0, 0] + [q(math.log(v / s)) for v in uni[2:]]
+    s = sum(uni[PUNCT:])
+    unigram = [0] * PUNCT + [q(math.log(v / s)) for v in uni[PUNCT:]]
     return [[q(math.log(v)) for v in row] for row in rows], unigram
 
 

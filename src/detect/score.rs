@@ -9,7 +9,7 @@ const BAD: u32 = 60;
 /// Cost of a malformed multi-byte sequence (20 nats).
 const ERR: u32 = 80;
 /// Cost of a half-width katakana (Shift_JIS single byte, EUC-JP `0x8E` pair).
-const KANA: u32 = 32;
+const KANA: u32 = 48;
 /// Extra cost of a character outside the main repertoire: JIS X 0212 (EUC-JP `0x8F`),
 /// Big5's HKSCS rows, gb18030's four-byte sequences.
 const RARE: u32 = 40;
@@ -33,7 +33,7 @@ pub(super) fn utf16(head: &[u8]) -> Option<Guess> {
     }
     let le = utf16_plausibility(head, false);
     let be = utf16_plausibility(head, true);
-    let (encoding, (good, bad, units)) = if le.0 >= be.0 {
+    let (encoding, (good, bad, units, _)) = if le.0 >= be.0 {
         (crate::UTF_16LE, le)
     } else {
         (crate::UTF_16BE, be)
@@ -44,9 +44,12 @@ pub(super) fn utf16(head: &[u8]) -> Option<Guess> {
     Some(Guess { encoding, confidence: if bad == 0 { 0.99 } else { 0.9 } })
 }
 
-/// (plausible units, impossible units, units) of `bytes` read as UTF-16.
-fn utf16_plausibility(bytes: &[u8], be: bool) -> (usize, usize, usize) {
-    let (mut good, mut bad, mut units) = (0, 0, 0);
+/// (plausible units, impossible units, units, units in the same 256-unit block as the
+/// previous one) of `bytes` read as UTF-16: text keeps to a script, so the right byte order
+/// repeats its high bytes.
+fn utf16_plausibility(bytes: &[u8], be: bool) -> (usize, usize, usize, usize) {
+    let (mut good, mut bad, mut units, mut same) = (0, 0, 0, 0);
+    let mut prev_high = 0u16;
     let mut pending_lead = false;
     for pair in bytes.chunks_exact(2) {
         let u = if be {
@@ -55,6 +58,8 @@ fn utf16_plausibility(bytes: &[u8], be: bool) -> (usize, usize, usize) {
             u16::from_le_bytes([pair[0], pair[1]])
         };
         units += 1;
+        same += usize::from(u >> 8 == prev_high);
+        prev_high = u >> 8;
         let lead = (0xD800..0xDC00).contains(&u);
         let trail = (0xDC00..0xE000).contains(&u);
         if pending_lead {
@@ -94,11 +99,34 @@ fn utf16_plausibility(bytes: &[u8], be: bool) -> (usize, usize, usize) {
             good += 1;
         }
     }
-    (good, bad, units)
+    (good, bad, units, same)
 }
+
+/// Costs of the candidates scored in full: the best single-byte ones, then the multi-byte
+/// ones (GBK or gb18030, Big5, EUC-KR, EUC-JP, Shift_JIS); `u32::MAX` for a missing one.
+pub(super) type Costs = [(u32, &'static Encoding); BIGRAM_CANDIDATES + 5];
 
 /// The best legacy encoding for `text` (markup removed, ASCII runs cut).
 pub(super) fn legacy(text: &[u8]) -> Guess {
+    let results = legacy_costs(text);
+    let (best_cost, encoding) = results.iter().copied().min_by_key(|r| r.0).unwrap_or((0, crate::WINDOWS_1252));
+    // Confidence: the best encoding's share of the tempered likelihoods, each other
+    // encoding counted once (at its best cost).
+    let mut others = 0.0f32;
+    for (i, &(cost, enc)) in results.iter().enumerate() {
+        if enc == encoding || results[..i].iter().any(|r| r.1 == enc && r.0 <= cost) {
+            continue;
+        }
+        let d = cost.saturating_sub(best_cost) as f32 / TEMPER;
+        if d < 30.0 {
+            others += exp_neg(d);
+        }
+    }
+    Guess { encoding, confidence: 1.0 / (1.0 + others) }
+}
+
+/// The costs `legacy` chooses from.
+pub(super) fn legacy_costs(text: &[u8]) -> Costs {
     let mut hist = [0u32; 128];
     for &b in text {
         if b >= 0x80 {
@@ -145,21 +173,7 @@ pub(super) fn legacy(text: &[u8]) -> Guess {
     cjk[2] = (euc_kr_cost(text, &CJK_EUC_KR), crate::EUC_KR);
     cjk[3] = (euc_jp_cost(text, &CJK_EUC_JP), crate::EUC_JP);
     cjk[4] = (shift_jis_cost(text, &CJK_SHIFT_JIS), crate::SHIFT_JIS);
-
-    let (best_cost, encoding) = results.iter().copied().min_by_key(|r| r.0).unwrap_or((0, crate::WINDOWS_1252));
-    // Confidence: the best encoding's share of the tempered likelihoods, each other
-    // encoding counted once (at its best cost).
-    let mut others = 0.0f32;
-    for (i, &(cost, enc)) in results.iter().enumerate() {
-        if enc == encoding || results[..i].iter().any(|r| r.1 == enc && r.0 <= cost) {
-            continue;
-        }
-        let d = cost.saturating_sub(best_cost) as f32 / TEMPER;
-        if d < 30.0 {
-            others += exp_neg(d);
-        }
-    }
-    Guess { encoding, confidence: 1.0 / (1.0 + others) }
+    results
 }
 
 /// `e^-x` for `x >= 0` (core has no `exp`): by halving into `[0, 1/16)` and a Taylor series.
@@ -199,7 +213,7 @@ fn bigram_cost(text: &[u8], m: &SbModel) -> u32 {
         if b >= 0x80 {
             m.classes[usize::from(b - 0x80)]
         } else {
-            u8::from(b.is_ascii_alphabetic())
+            ASCII_CLASS[usize::from(b)]
         }
     };
     let mut cost = 0u32;
@@ -220,6 +234,18 @@ fn bigram_cost(text: &[u8], m: &SbModel) -> u32 {
     }
     cost
 }
+
+/// Classes of the ASCII bytes: 0 for non-letters, 1..=26 for the letters, case folded.
+static ASCII_CLASS: [u8; 128] = {
+    let mut t = [0u8; 128];
+    let mut b = 0;
+    while b < 26 {
+        t[b'a' as usize + b] = 1 + b as u8;
+        t[b'A' as usize + b] = 1 + b as u8;
+        b += 1;
+    }
+    t
+};
 
 /// Two-byte code of a (lead, trail) pair as the multi-byte models index them.
 #[inline]
