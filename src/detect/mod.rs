@@ -239,8 +239,9 @@ impl Detector {
             self.head.extend_from_slice(&bytes[..n]);
         }
         let ascii = Encoding::ascii_valid_up_to(bytes);
-        if !self.iso2022 {
-            self.scan_escapes(bytes);
+        // ISO-2022-JP is all ASCII: no need to look for its escapes after a byte above 0x7F.
+        if !self.iso2022 && self.raw_non_ascii == 0 {
+            self.scan_escapes(&bytes[..ascii]);
         }
         if ascii < bytes.len() {
             self.raw_non_ascii += count_non_ascii(&bytes[ascii..]);
@@ -286,6 +287,15 @@ impl Detector {
     fn scan_escapes(&mut self, bytes: &[u8]) {
         // States: 0 nothing, 1 after ESC, 2 after ESC $, 3 after ESC (.
         let mut s = self.esc_state;
+        let mut bytes = bytes;
+        if s == 0 {
+            // Most input has no ESC at all: `contains` is core's memchr.
+            if !bytes.contains(&0x1B) {
+                return;
+            }
+            let at = bytes.iter().position(|&b| b == 0x1B).unwrap_or(bytes.len());
+            bytes = &bytes[at..];
+        }
         for &b in bytes {
             s = match (s, b) {
                 (_, 0x1B) => 1,
@@ -386,10 +396,45 @@ impl Detector {
     }
 
     fn push_html(&mut self, bytes: &[u8]) {
-        for &b in bytes {
+        let mut i = 0;
+        while i < bytes.len() {
             if self.seen_enough() {
                 return;
             }
+            // Skip what cannot change the state: in text, ASCII other than `<` and `&` (kept
+            // as the run's first and last byte); in a tag, anything but `>`; in a comment,
+            // anything but `-`.
+            match self.html {
+                Html::Data => {
+                    let n = find_data_stop(&bytes[i..]);
+                    if n >= 2 {
+                        self.push_byte(bytes[i]);
+                        self.push_byte(bytes[i + n - 1]);
+                        self.ascii_run += n - 2;
+                    } else if n == 1 {
+                        self.push_byte(bytes[i]);
+                    }
+                    i += n;
+                    if i == bytes.len() {
+                        return;
+                    }
+                }
+                Html::Tag => {
+                    i += find_byte(&bytes[i..], b'>');
+                    if i == bytes.len() {
+                        return;
+                    }
+                }
+                Html::Comment => {
+                    i += find_byte(&bytes[i..], b'-');
+                    if i == bytes.len() {
+                        return;
+                    }
+                }
+                _ => {}
+            }
+            let b = bytes[i];
+            i += 1;
             self.html = match (self.html, b) {
                 (Html::Data, b'<') => Html::Lt,
                 (Html::Data, b'&') => Html::Reference(0),
@@ -444,6 +489,49 @@ impl Detector {
             };
         }
     }
+}
+
+/// Eight copies of `b`.
+const fn splat(b: u8) -> u64 {
+    u64::from_ne_bytes([b; 8])
+}
+
+/// The high bit of each byte of `word` that is zero (exact for the lowest such byte, which is
+/// all the callers use).
+const fn zero_bytes(word: u64) -> u64 {
+    word.wrapping_sub(splat(1)) & !word & splat(0x80)
+}
+
+/// Index of the first byte of `bytes` that `stop` flags (a word of eight bytes in memory
+/// order → the high bit of each flagged byte), or `bytes.len()`.
+#[inline(always)]
+fn find_by(bytes: &[u8], stop: impl Fn(u64) -> u64, scalar: impl Fn(u8) -> bool) -> usize {
+    let mut chunks = bytes.chunks_exact(8);
+    let mut at = 0;
+    for chunk in &mut chunks {
+        let mut word = [0u8; 8];
+        word.copy_from_slice(chunk);
+        let flags = stop(u64::from_le_bytes(word));
+        if flags != 0 {
+            return at + (flags.trailing_zeros() / 8) as usize;
+        }
+        at += 8;
+    }
+    at + chunks.remainder().iter().position(|&b| scalar(b)).unwrap_or(chunks.remainder().len())
+}
+
+/// Index of the first `needle` in `bytes`, or `bytes.len()`.
+fn find_byte(bytes: &[u8], needle: u8) -> usize {
+    find_by(bytes, |w| zero_bytes(w ^ splat(needle)), |b| b == needle)
+}
+
+/// Index of the first byte of `bytes` that is `<`, `&` or above 0x7F, or `bytes.len()`.
+fn find_data_stop(bytes: &[u8]) -> usize {
+    find_by(
+        bytes,
+        |w| zero_bytes(w ^ splat(b'<')) | zero_bytes(w ^ splat(b'&')) | (w & splat(0x80)),
+        |b| b == b'<' || b == b'&' || b >= 0x80,
+    )
 }
 
 /// Bytes above 0x7F in `bytes`.

@@ -33,7 +33,7 @@ pub(super) fn utf16(head: &[u8]) -> Option<Guess> {
     }
     let le = utf16_plausibility(head, false);
     let be = utf16_plausibility(head, true);
-    let (encoding, (good, bad, units, _)) = if le.0 >= be.0 {
+    let (encoding, (good, bad, units, _)) = if le.0 + le.3 >= be.0 + be.3 {
         (crate::UTF_16LE, le)
     } else {
         (crate::UTF_16BE, be)
@@ -189,6 +189,11 @@ fn exp_neg(x: f32) -> f32 {
         r *= r;
     }
     r
+}
+
+#[cfg(test)]
+pub(super) fn exp_neg_for_tests(x: f32) -> f32 {
+    exp_neg(x)
 }
 
 /// Keeps the `BIGRAM_CANDIDATES` lowest costs, sorted.
