@@ -8,7 +8,10 @@ use std::process::Command;
 fn model_is_fresh() {
     let root = env!("CARGO_MANIFEST_DIR");
     let script = format!("{root}/eval/detect/train.py");
-    match Command::new("python3").args([script.as_str(), "generate", "--check"]).output() {
+    match Command::new("python3")
+        .args([script.as_str(), "generate", "--check"])
+        .output()
+    {
         Ok(out) => assert!(
             out.status.success(),
             "src/detect/model.rs is stale: python3 eval/detect/train.py generate\n{}",

@@ -84,6 +84,7 @@
 //! references (`&` … `;`, at most 32 bytes) are left out of the scoring (each counts as one
 //! space); UTF-8 validity and UTF-16 are still judged on the raw bytes.
 
+#[rustfmt::skip]
 mod model;
 mod score;
 
@@ -270,16 +271,25 @@ impl Detector {
         }
         if self.raw_non_ascii == 0 {
             if self.iso2022 {
-                return Guess { encoding: crate::ISO_2022_JP, confidence: 0.99 };
+                return Guess {
+                    encoding: crate::ISO_2022_JP,
+                    confidence: 0.99,
+                };
             }
-            return Guess { encoding: crate::WINDOWS_1252, confidence: 0.0 };
+            return Guess {
+                encoding: crate::WINDOWS_1252,
+                confidence: 0.0,
+            };
         }
         if self.utf8_ok {
             // Each further two-byte sequence makes an accidental UTF-8 reading of legacy
             // text less likely.
-            let n = self.raw_non_ascii.min(64) as i32;
-            let confidence = 1.0 - 0.5 * 0.6f32.powi(n);
-            return Guess { encoding: crate::UTF_8, confidence };
+            let doubt = (0..self.raw_non_ascii.min(64)).fold(0.5f32, |d, _| d * 0.6);
+            let confidence = 1.0 - doubt;
+            return Guess {
+                encoding: crate::UTF_8,
+                confidence,
+            };
         }
         score::legacy(&self.text)
     }
@@ -517,7 +527,11 @@ fn find_by(bytes: &[u8], stop: impl Fn(u64) -> u64, scalar: impl Fn(u8) -> bool)
         }
         at += 8;
     }
-    at + chunks.remainder().iter().position(|&b| scalar(b)).unwrap_or(chunks.remainder().len())
+    at + chunks
+        .remainder()
+        .iter()
+        .position(|&b| scalar(b))
+        .unwrap_or(chunks.remainder().len())
 }
 
 /// Index of the first `needle` in `bytes`, or `bytes.len()`.

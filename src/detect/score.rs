@@ -41,7 +41,10 @@ pub(super) fn utf16(head: &[u8]) -> Option<Guess> {
     if bad * 20 > units || good * 10 < units * 8 {
         return None;
     }
-    Some(Guess { encoding, confidence: if bad == 0 { 0.99 } else { 0.9 } })
+    Some(Guess {
+        encoding,
+        confidence: if bad == 0 { 0.99 } else { 0.9 },
+    })
 }
 
 /// (plausible units, impossible units, units, units in the same 256-unit block as the
@@ -109,7 +112,11 @@ pub(super) type Costs = [(u32, &'static Encoding); BIGRAM_CANDIDATES + 5];
 /// The best legacy encoding for `text` (markup removed, ASCII runs cut).
 pub(super) fn legacy(text: &[u8]) -> Guess {
     let results = legacy_costs(text);
-    let (best_cost, encoding) = results.iter().copied().min_by_key(|r| r.0).unwrap_or((0, crate::WINDOWS_1252));
+    let (best_cost, encoding) = results
+        .iter()
+        .copied()
+        .min_by_key(|r| r.0)
+        .unwrap_or((0, crate::WINDOWS_1252));
     // Confidence: the best encoding's share of the tempered likelihoods, each other
     // encoding counted once (at its best cost).
     let mut others = 0.0f32;
@@ -122,7 +129,10 @@ pub(super) fn legacy(text: &[u8]) -> Guess {
             others += exp_neg(d);
         }
     }
-    Guess { encoding, confidence: 1.0 / (1.0 + others) }
+    Guess {
+        encoding,
+        confidence: 1.0 / (1.0 + others),
+    }
 }
 
 /// The costs `legacy` chooses from.
@@ -152,7 +162,11 @@ pub(super) fn legacy_costs(text: &[u8]) -> Costs {
         let mut cost = m.prior;
         for &b in present {
             let class = m.classes[usize::from(b)];
-            let c = if class == 255 { BAD } else { u32::from(m.lang.unigram[usize::from(class)]) };
+            let c = if class == 255 {
+                BAD
+            } else {
+                u32::from(m.lang.unigram[usize::from(class)])
+            };
             cost += c * hist[usize::from(b)];
         }
         insert_best(&mut best, (cost, i));

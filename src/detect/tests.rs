@@ -5,7 +5,9 @@ use super::*;
 #[test]
 #[ignore]
 fn explain() {
-    let Ok(path) = std::env::var("DETECT_FILE") else { return };
+    let Ok(path) = std::env::var("DETECT_FILE") else {
+        return;
+    };
     let bytes = std::fs::read(path).unwrap();
     let html = std::env::var("DETECT_HTML").is_ok();
     let mut d = Detector::new(if html { Markup::Html } else { Markup::Text });
@@ -22,25 +24,82 @@ use alloc::vec::Vec;
 
 /// Real sentences, one per (encoding, language) the detector serves.
 const SNIPPETS: &[(&str, &str)] = &[
-    ("windows-1252", "Le château de Versailles a été la résidence des rois de France ; à côté se trouvent des jardins très célèbres."),
-    ("windows-1252", "Die Straßenbahn fährt über die Brücke, während die Kinder im Garten spielen und ihre Großmutter Kuchen bäckt."),
-    ("windows-1252", "La ciudad está situada en la orilla del río, y sus habitantes celebran la fiesta más importante del año en junio."),
-    ("windows-1250", "Příliš žluťoučký kůň úpěl ďábelské ódy. Praha je hlavní město České republiky a leží na řece Vltavě."),
-    ("windows-1250", "Zażółć gęślą jaźń. Warszawa jest stolicą Polski i największym miastem kraju, położonym nad Wisłą."),
-    ("windows-1251", "Москва — столица России, крупнейший по численности населения город страны и её политический центр."),
-    ("KOI8-R", "Москва - столица России, крупнейший по численности населения город страны и её политический центр."),
-    ("IBM866", "Москва - столица России, крупнейший по численности населения город страны и ее политический центр."),
-    ("windows-1253", "Η Αθήνα είναι η πρωτεύουσα και η μεγαλύτερη πόλη της Ελλάδας, με ιστορία που ξεπερνά τις τρεις χιλιετίες."),
-    ("windows-1254", "İstanbul, Türkiye'nin en kalabalık şehri ve ülkenin ekonomik, kültürel ve tarihi merkezidir; Boğaz'ın iki yakasında kuruludur."),
-    ("windows-1255", "ירושלים היא עיר הבירה של ישראל והעיר הגדולה ביותר בה, ונמצאת בהרי יהודה בין הים התיכון לים המלח."),
-    ("windows-1256", "القاهرة هي عاصمة جمهورية مصر العربية وأكبر مدنها، وتقع على ضفاف نهر النيل في شمال البلاد."),
-    ("windows-874", "กรุงเทพมหานครเป็นเมืองหลวงและนครที่มีประชากรมากที่สุดของประเทศไทย ตั้งอยู่ริมแม่น้ำเจ้าพระยา"),
-    ("Shift_JIS", "東京は日本の首都であり、世界で最も人口の多い都市圏の一つです。多くの人が電車で通勤しています。"),
-    ("EUC-JP", "東京は日本の首都であり、世界で最も人口の多い都市圏の一つです。多くの人が電車で通勤しています。"),
-    ("ISO-2022-JP", "東京は日本の首都であり、世界で最も人口の多い都市圏の一つです。"),
-    ("GBK", "北京是中华人民共和国的首都，也是全国的政治、文化和国际交往中心，有着三千多年的建城史。"),
-    ("Big5", "臺北市是中華民國的首都，位於臺灣北部的臺北盆地，是全國政治、經濟與文化的中心。"),
-    ("EUC-KR", "서울특별시는 대한민국의 수도이자 최대 도시로, 한강을 사이에 두고 강북과 강남으로 나뉜다."),
+    (
+        "windows-1252",
+        "Le château de Versailles a été la résidence des rois de France ; à côté se trouvent des jardins très célèbres.",
+    ),
+    (
+        "windows-1252",
+        "Die Straßenbahn fährt über die Brücke, während die Kinder im Garten spielen und ihre Großmutter Kuchen bäckt.",
+    ),
+    (
+        "windows-1252",
+        "La ciudad está situada en la orilla del río, y sus habitantes celebran la fiesta más importante del año en junio.",
+    ),
+    (
+        "windows-1250",
+        "Příliš žluťoučký kůň úpěl ďábelské ódy. Praha je hlavní město České republiky a leží na řece Vltavě.",
+    ),
+    (
+        "windows-1250",
+        "Zażółć gęślą jaźń. Warszawa jest stolicą Polski i największym miastem kraju, położonym nad Wisłą.",
+    ),
+    (
+        "windows-1251",
+        "Москва — столица России, крупнейший по численности населения город страны и её политический центр.",
+    ),
+    (
+        "KOI8-R",
+        "Москва - столица России, крупнейший по численности населения город страны и её политический центр.",
+    ),
+    (
+        "IBM866",
+        "Москва - столица России, крупнейший по численности населения город страны и ее политический центр.",
+    ),
+    (
+        "windows-1253",
+        "Η Αθήνα είναι η πρωτεύουσα και η μεγαλύτερη πόλη της Ελλάδας, με ιστορία που ξεπερνά τις τρεις χιλιετίες.",
+    ),
+    (
+        "windows-1254",
+        "İstanbul, Türkiye'nin en kalabalık şehri ve ülkenin ekonomik, kültürel ve tarihi merkezidir; Boğaz'ın iki yakasında kuruludur.",
+    ),
+    (
+        "windows-1255",
+        "ירושלים היא עיר הבירה של ישראל והעיר הגדולה ביותר בה, ונמצאת בהרי יהודה בין הים התיכון לים המלח.",
+    ),
+    (
+        "windows-1256",
+        "القاهرة هي عاصمة جمهورية مصر العربية وأكبر مدنها، وتقع على ضفاف نهر النيل في شمال البلاد.",
+    ),
+    (
+        "windows-874",
+        "กรุงเทพมหานครเป็นเมืองหลวงและนครที่มีประชากรมากที่สุดของประเทศไทย ตั้งอยู่ริมแม่น้ำเจ้าพระยา",
+    ),
+    (
+        "Shift_JIS",
+        "東京は日本の首都であり、世界で最も人口の多い都市圏の一つです。多くの人が電車で通勤しています。",
+    ),
+    (
+        "EUC-JP",
+        "東京は日本の首都であり、世界で最も人口の多い都市圏の一つです。多くの人が電車で通勤しています。",
+    ),
+    (
+        "ISO-2022-JP",
+        "東京は日本の首都であり、世界で最も人口の多い都市圏の一つです。",
+    ),
+    (
+        "GBK",
+        "北京是中华人民共和国的首都，也是全国的政治、文化和国际交往中心，有着三千多年的建城史。",
+    ),
+    (
+        "Big5",
+        "臺北市是中華民國的首都，位於臺灣北部的臺北盆地，是全國政治、經濟與文化的中心。",
+    ),
+    (
+        "EUC-KR",
+        "서울특별시는 대한민국의 수도이자 최대 도시로, 한강을 사이에 두고 강북과 강남으로 나뉜다.",
+    ),
     ("UTF-16LE", "Москва — столица России. 東京は日本の首都です。"),
     ("UTF-16BE", "Москва — столица России. 東京は日本の首都です。"),
     ("UTF-8", "Le château de Versailles, Москва, 東京, 서울, القاهرة."),
@@ -70,11 +129,17 @@ fn snippets() {
             assert!((0.0..=1.0).contains(&g.confidence));
         }
         // In HTML, between tags.
-        let mut html = b"<!DOCTYPE html><html><head><title>x</title><!-- a comment --></head><body><p class=\"t\">".to_vec();
+        let mut html =
+            b"<!DOCTYPE html><html><head><title>x</title><!-- a comment --></head><body><p class=\"t\">"
+                .to_vec();
         if !label.starts_with("UTF-16") {
             html.extend_from_slice(&bytes);
             html.extend_from_slice(b"&nbsp;</p></body></html>");
-            assert_eq!(guess(&html, Markup::Html).encoding, want, "{label} in HTML: {text}");
+            assert_eq!(
+                guess(&html, Markup::Html).encoding,
+                want,
+                "{label} in HTML: {text}"
+            );
         }
         // Streaming, in pieces of every size up to 7, gives the same guess.
         for size in 1..8 {
@@ -82,7 +147,11 @@ fn snippets() {
             for piece in bytes.chunks(size) {
                 d.feed(piece);
             }
-            assert_eq!(d.guess(), guess(&bytes, Markup::Text), "{label} in pieces of {size}");
+            assert_eq!(
+                d.guess(),
+                guess(&bytes, Markup::Text),
+                "{label} in pieces of {size}"
+            );
         }
     }
 }
@@ -90,7 +159,13 @@ fn snippets() {
 #[test]
 fn ascii_is_windows_1252_with_no_confidence() {
     for markup in [Markup::Text, Markup::Html] {
-        assert_eq!(guess(b"", markup), Guess { encoding: crate::WINDOWS_1252, confidence: 0.0 });
+        assert_eq!(
+            guess(b"", markup),
+            Guess {
+                encoding: crate::WINDOWS_1252,
+                confidence: 0.0
+            }
+        );
         assert_eq!(guess(b"<p>Hello, world!</p>\n", markup).confidence, 0.0);
     }
 }
@@ -125,7 +200,19 @@ fn seen_enough_bounds_the_scoring() {
 #[test]
 fn find_agrees_with_scalar() {
     let mut rng = 0x2545_F491_4F6C_DD1Du64;
-    let alphabet = [b'a', b'<', b'&', b'-', b'>', 0x80, 0xFF, 0x3C ^ 0x80, 0x26 ^ 0x80, 0x00, 0x01];
+    let alphabet = [
+        b'a',
+        b'<',
+        b'&',
+        b'-',
+        b'>',
+        0x80,
+        0xFF,
+        0x3C ^ 0x80,
+        0x26 ^ 0x80,
+        0x00,
+        0x01,
+    ];
     for len in 0..80 {
         for _ in 0..200 {
             let bytes: Vec<u8> = (0..len)
@@ -133,13 +220,23 @@ fn find_agrees_with_scalar() {
                     rng ^= rng << 13;
                     rng ^= rng >> 7;
                     rng ^= rng << 17;
-                    if rng % 4 == 0 { alphabet[(rng >> 8) as usize % alphabet.len()] } else { (rng >> 16) as u8 & 0x7F }
+                    if rng.is_multiple_of(4) {
+                        alphabet[(rng >> 8) as usize % alphabet.len()]
+                    } else {
+                        (rng >> 16) as u8 & 0x7F
+                    }
                 })
                 .collect();
-            let stop = bytes.iter().position(|&b| b == b'<' || b == b'&' || b >= 0x80).unwrap_or(len);
+            let stop = bytes
+                .iter()
+                .position(|&b| b == b'<' || b == b'&' || b >= 0x80)
+                .unwrap_or(len);
             assert_eq!(find_data_stop(&bytes), stop, "{bytes:?}");
             for needle in [b'>', b'-'] {
-                assert_eq!(find_byte(&bytes, needle), bytes.iter().position(|&b| b == needle).unwrap_or(len));
+                assert_eq!(
+                    find_byte(&bytes, needle),
+                    bytes.iter().position(|&b| b == needle).unwrap_or(len)
+                );
             }
         }
     }
