@@ -192,11 +192,17 @@ def lang_model(lang):
     """(letters, cond) for a single-byte language: `letters` the non-ASCII letters in class
     order (classes 4..), `cond[a][b]` -log P(b | a) in model units over classes."""
     if lang == "th":
+        # Uniform over the Thai letters and marks; Thai words do not touch Latin letters.
         letters = [chr(c) for c in range(0x0E01, 0x0E5C) if unicodedata.category(chr(c)) != "Cn"]
+        latin = [chr(c) for c in range(ord("a"), ord("z") + 1)]
         counts = {}
-        for a in letters + [" ", "a"]:
+        for a in letters + [" "]:
             for b in letters + [" "]:
                 counts[(a, b)] = 1.0
+        for a in latin:
+            for b in latin + [" "]:
+                counts[(a, b)] = 1.0
+            counts[(" ", a)] = 1.0
     else:
         counts = {}
         for a, b, n in read_lines(lang + ".txt"):
@@ -230,6 +236,10 @@ def class_of(c, letters):
     lc = c.lower()
     if lc in letters:
         return N_FIXED + letters.index(lc)
+    # wordfreq's lists are case folded (ß → ss, ς → σ): fold as they did.
+    folded = c.casefold()
+    if folded != lc and folded[0] != c:
+        return class_of(folded[0], letters)
     if is_letter(c):
         return RARE_LETTER
     if c in COMMON_PUNCT:

@@ -13,8 +13,12 @@ const KANA: u32 = 48;
 /// Extra cost of a character outside the main repertoire: JIS X 0212 (EUC-JP `0x8F`),
 /// Big5's HKSCS rows, gb18030's four-byte sequences.
 const RARE: u32 = 40;
-/// How many single-byte candidates the bigram model scores after the unigram ranking.
-const BIGRAM_CANDIDATES: usize = 4;
+/// At most how many single-byte candidates the bigram model scores after the unigram
+/// ranking: those within `UNIGRAM_MARGIN` of the best unigram cost, and at least two.
+const BIGRAM_CANDIDATES: usize = 12;
+/// See `BIGRAM_CANDIDATES` (6 nats: on long inputs the unigram ranking is clear-cut and few
+/// candidates are that close; on short ones it is not, and many are).
+const UNIGRAM_MARGIN: u32 = 6 * SCALE;
 /// Divides cost differences (in model units) for the confidence: tempers the models'
 /// over-confidence (bigram models treat neighbouring bytes as independent evidence).
 const TEMPER: f32 = (4 * SCALE) as f32;
@@ -175,8 +179,9 @@ pub(super) fn legacy_costs(text: &[u8]) -> Costs {
     // Stage 2: bigram costs of those; the multi-byte candidates.
     let mut results: [(u32, &'static Encoding); BIGRAM_CANDIDATES + 5] =
         [(u32::MAX, crate::WINDOWS_1252); BIGRAM_CANDIDATES + 5];
-    for (slot, &(cost, i)) in results.iter_mut().zip(best.iter()) {
-        if cost != u32::MAX {
+    let limit = best[0].0.saturating_add(UNIGRAM_MARGIN);
+    for (k, (slot, &(cost, i))) in results.iter_mut().zip(best.iter()).enumerate() {
+        if cost != u32::MAX && (k < 2 || cost <= limit) {
             let m = &SINGLE_BYTE[i];
             *slot = (m.prior.saturating_add(bigram_cost(text, m)), m.encoding);
         }
@@ -203,6 +208,36 @@ fn exp_neg(x: f32) -> f32 {
         r *= r;
     }
     r
+}
+
+/// Every single-byte candidate's unigram and bigram costs (for `tests::explain`).
+#[cfg(test)]
+pub(super) fn single_byte_costs(text: &[u8]) -> alloc::vec::Vec<(u32, u32, &'static str, &'static str)> {
+    let mut v: alloc::vec::Vec<_> = SINGLE_BYTE
+        .iter()
+        .map(|m| {
+            let uni: u32 = text
+                .iter()
+                .filter(|&&b| b >= 0x80)
+                .map(|&b| {
+                    let class = m.classes[usize::from(b - 0x80)];
+                    if class == 255 {
+                        BAD
+                    } else {
+                        u32::from(m.lang.unigram[usize::from(class)])
+                    }
+                })
+                .sum();
+            (
+                m.prior + uni,
+                m.prior + bigram_cost(text, m),
+                m.encoding.name(),
+                m.lang.name,
+            )
+        })
+        .collect();
+    v.sort();
+    v
 }
 
 #[cfg(test)]

@@ -13,6 +13,10 @@ fn explain() {
     let mut d = Detector::new(if html { Markup::Html } else { Markup::Text });
     d.feed(&bytes);
     std::eprintln!("text: {:?}", alloc::string::String::from_utf8_lossy(&d.text));
+    std::eprintln!("text: {:02X?}", d.text);
+    for c in score::single_byte_costs(&d.text).iter().take(12) {
+        std::eprintln!("  {c:?}");
+    }
     for (cost, enc) in score::legacy_costs(&d.text) {
         std::eprintln!("{:>8} {}", cost, enc.name());
     }
