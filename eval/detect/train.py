@@ -207,6 +207,18 @@ def lang_model(lang):
         counts = {}
         for a, b, n in read_lines(lang + ".txt"):
             counts[(chr(int(a, 16)), chr(int(b, 16)))] = float(n)
+    if lang == "he":
+        # Pointed text (niqqud): wordfreq's words are unpointed. Let a point follow any
+        # letter a fifth of the time, the letter's followers then following the point.
+        points = [chr(c) for c in range(0x05B0, 0x05C3) if unicodedata.category(chr(c)) == "Mn"]
+        extra = {}
+        for (a, b), n in counts.items():
+            if "\u05d0" <= a <= "\u05ea":
+                for p in points:
+                    extra[(a, p)] = extra.get((a, p), 0.0) + n * 0.2 / len(points)
+                    extra[(p, b)] = extra.get((p, b), 0.0) + n * 0.2 / len(points)
+        for k, v in extra.items():
+            counts[k] = counts.get(k, 0.0) + v
     uni = {}
     for (a, b), n in counts.items():
         uni[b] = uni.get(b, 0.0) + n

@@ -14,10 +14,11 @@ const KANA: u32 = 48;
 /// Big5's HKSCS rows, gb18030's four-byte sequences.
 const RARE: u32 = 40;
 /// At most how many single-byte candidates the bigram model scores after the unigram
-/// ranking: those within `UNIGRAM_MARGIN` of the best unigram cost, and at least two.
+/// ranking: those within 6 nats or an eighth (whichever is more) of the best unigram cost,
+/// and at least two. Short inputs leave many candidates that close, long ones few; the
+/// eighth lets through a language whose text departs from its word lists' letter
+/// frequencies (pointed Hebrew, say) but whose bigrams still fit.
 const BIGRAM_CANDIDATES: usize = 12;
-/// See `BIGRAM_CANDIDATES` (6 nats: on long inputs the unigram ranking is clear-cut and few
-/// candidates are that close; on short ones it is not, and many are).
 const UNIGRAM_MARGIN: u32 = 6 * SCALE;
 /// Divides cost differences (in model units) for the confidence: tempers the models'
 /// over-confidence (bigram models treat neighbouring bytes as independent evidence).
@@ -179,7 +180,7 @@ pub(super) fn legacy_costs(text: &[u8]) -> Costs {
     // Stage 2: bigram costs of those; the multi-byte candidates.
     let mut results: [(u32, &'static Encoding); BIGRAM_CANDIDATES + 5] =
         [(u32::MAX, crate::WINDOWS_1252); BIGRAM_CANDIDATES + 5];
-    let limit = best[0].0.saturating_add(UNIGRAM_MARGIN);
+    let limit = best[0].0.saturating_add(UNIGRAM_MARGIN.max(best[0].0 / 8));
     for (k, (slot, &(cost, i))) in results.iter_mut().zip(best.iter()).enumerate() {
         if cost != u32::MAX && (k < 2 || cost <= limit) {
             let m = &SINGLE_BYTE[i];
@@ -330,7 +331,7 @@ fn gbk_cost(text: &[u8], m: &CjkModel) -> (u32, &'static Encoding) {
         } else if (0x30..=0x39).contains(&t) {
             match (text.get(i + 2), text.get(i + 3)) {
                 (Some(0x81..=0xFE), Some(0x30..=0x39)) => {
-                    cost += RARE * 2;
+                    cost += RARE;
                     four = true;
                     i += 4;
                 }
