@@ -67,8 +67,8 @@ SB_LANGS = {
 }
 PRIOR = {
     "windows-1252": 0, "windows-1250": 0, "windows-1251": 0, "windows-1253": 0,
-    "windows-1254": 0, "windows-1255": 0, "windows-1256": 0, "windows-1257": 0,
-    "windows-1258": 0, "windows-874": 0, "KOI8-R": 8, "KOI8-U": 12, "IBM866": 8,
+    "windows-1254": 0, "windows-1255": 0, "windows-1256": 0, "windows-1257": 4,
+    "windows-1258": 4, "windows-874": 0, "KOI8-R": 8, "KOI8-U": 12, "IBM866": 8,
     "ISO-8859-2": 4, "ISO-8859-4": 16, "ISO-8859-5": 12, "ISO-8859-6": 8, "ISO-8859-7": 4,
     "ISO-8859-8": 4, "ISO-8859-13": 8, "ISO-8859-15": 12, "ISO-8859-16": 16,
     "macintosh": 40, "x-mac-cyrillic": 40,

@@ -5063,13 +5063,13 @@ pub(super) static SINGLE_BYTE: [SbModel; 70] = [
     SbModel { encoding: &crate::ISO_8859_6_INIT, lang: &LANG_AR, classes: &CLASSES_ISO_8859_6_AR, prior: 8 },
     SbModel { encoding: &crate::WINDOWS_1256_INIT, lang: &LANG_FA, classes: &CLASSES_WINDOWS_1256_FA, prior: 0 },
     SbModel { encoding: &crate::WINDOWS_1256_INIT, lang: &LANG_UR, classes: &CLASSES_WINDOWS_1256_UR, prior: 0 },
-    SbModel { encoding: &crate::WINDOWS_1257_INIT, lang: &LANG_LT, classes: &CLASSES_WINDOWS_1257_LT, prior: 0 },
+    SbModel { encoding: &crate::WINDOWS_1257_INIT, lang: &LANG_LT, classes: &CLASSES_WINDOWS_1257_LT, prior: 4 },
     SbModel { encoding: &crate::ISO_8859_13_INIT, lang: &LANG_LT, classes: &CLASSES_ISO_8859_13_LT, prior: 8 },
     SbModel { encoding: &crate::ISO_8859_4_INIT, lang: &LANG_LT, classes: &CLASSES_ISO_8859_4_LT, prior: 16 },
-    SbModel { encoding: &crate::WINDOWS_1257_INIT, lang: &LANG_LV, classes: &CLASSES_WINDOWS_1257_LV, prior: 0 },
+    SbModel { encoding: &crate::WINDOWS_1257_INIT, lang: &LANG_LV, classes: &CLASSES_WINDOWS_1257_LV, prior: 4 },
     SbModel { encoding: &crate::ISO_8859_13_INIT, lang: &LANG_LV, classes: &CLASSES_ISO_8859_13_LV, prior: 8 },
     SbModel { encoding: &crate::ISO_8859_4_INIT, lang: &LANG_LV, classes: &CLASSES_ISO_8859_4_LV, prior: 16 },
-    SbModel { encoding: &crate::WINDOWS_1258_INIT, lang: &LANG_VI, classes: &CLASSES_WINDOWS_1258_VI, prior: 0 },
+    SbModel { encoding: &crate::WINDOWS_1258_INIT, lang: &LANG_VI, classes: &CLASSES_WINDOWS_1258_VI, prior: 4 },
     SbModel { encoding: &crate::WINDOWS_874_INIT, lang: &LANG_TH, classes: &CLASSES_WINDOWS_874_TH, prior: 0 },
 ];
 
