@@ -52,22 +52,28 @@
 //!
 //! Trained from word frequencies (the `wordfreq` package's lists, CC BY-SA 4.0; see
 //! `tables/detect/README.md`), generated into `model.rs` by `eval/detect/train.py`:
-//! - per language of the single-byte encodings, a bigram model over character classes
-//!   (ASCII non-letter, ASCII letter, non-ASCII symbol, rare letter, and each of up to 60
-//!   frequent non-ASCII letters, case folded): `-log P(class | previous class)`, and the
-//!   classes' unigram costs. A candidate is an (encoding, language) pair; its byte → class
-//!   table comes from the standard's index of the encoding. Thai has no word list there:
-//!   windows-874's model is uniform over the Thai letters.
+//! - per language of the single-byte encodings (35 of them), a bigram model over character
+//!   classes: ASCII non-letter, each ASCII letter, common non-ASCII punctuation (« » – ° €
+//!   NBSP ...), other non-ASCII symbols (box drawing, ...), rare letter, and each of up to 60
+//!   frequent non-ASCII letters, all case folded as the word lists are (ß as `s`, ς as σ):
+//!   `-log P(class | previous class)`, and the classes' unigram costs. A candidate is an
+//!   (encoding, language) pair, 80 of them; its byte → class table comes from the
+//!   standard's index of the encoding. Thai has no word list there: windows-874's model is
+//!   uniform over the Thai letters and marks. Hebrew's adds vowel points (the word lists
+//!   are unpointed).
 //! - per multi-byte encoding, `-log P(character)` of the 4000 most frequent characters of its
 //!   language (Chinese for GBK and Big5, through the traditional → simplified mapping for
 //!   Big5; Japanese; Korean), by two-byte code.
 //!
 //! Scoring (all costs in units of 1/4 nat, smaller is better): single-byte candidates are
-//! ranked by the unigram cost of their non-ASCII bytes, the best few are then scored with
-//! the bigram model over every pair of adjacent bytes at least one of which is non-ASCII;
-//! multi-byte candidates cost their characters' `-log P` and a fixed cost per malformed
-//! sequence. Controls (C1 controls, unmapped bytes) cost a lot for every encoding. Rarer
-//! encodings carry a small fixed prior cost, so that windows-125x wins ties.
+//! ranked by the unigram cost of their non-ASCII bytes; those within 6 nats or an eighth of
+//! the best (at most 12, at least 2) are scored with the bigram model over every pair of
+//! adjacent bytes at least one of which is non-ASCII; multi-byte candidates cost their
+//! characters' `-log P`, plus fixed costs for half-width katakana, JIS X 0212, HKSCS rows
+//! and gb18030's four-byte sequences, and for each malformed sequence. Controls (C1
+//! controls, unmapped bytes) cost 15 nats in every encoding. Rarer encodings carry a small
+//! fixed prior cost (1 to 10 nats; `PRIOR` in `train.py`), so that the windows-125x win
+//! ties.
 //!
 //! # Bounded work
 //!
@@ -92,6 +98,13 @@ use crate::Encoding;
 use alloc::vec::Vec;
 
 /// What the bytes are: plain text, or HTML whose markup the detector skips.
+///
+/// ```
+/// use simdenc::detect::{guess, Markup};
+/// // Only the text between the tags is scored.
+/// let (page, _, _) = simdenc::WINDOWS_1253.encode("<html><body><p>Η Αθήνα είναι η πρωτεύουσα της Ελλάδας.</p></body></html>");
+/// assert_eq!(guess(&page, Markup::Html).encoding, simdenc::WINDOWS_1253);
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Markup {
     /// Plain text: every byte is scored.
@@ -595,7 +608,8 @@ fn utf8_incomplete_ok(seq: &[u8]) -> bool {
 
 /// A language of the single-byte encodings (generated in `model.rs`).
 struct LangModel {
-    #[allow(dead_code)]
+    /// Its code (ISO 639-1; read by `tests::explain`).
+    #[cfg_attr(not(test), allow(dead_code))]
     name: &'static str,
     /// Number of classes.
     classes: usize,
