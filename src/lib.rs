@@ -61,6 +61,7 @@ mod decoder;
 mod encoder;
 mod encoding;
 pub mod http;
+pub mod sniff;
 #[cfg(feature = "internals")]
 #[doc(hidden)]
 pub mod internals;
