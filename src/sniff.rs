@@ -44,6 +44,7 @@
 
 use crate::{Encoding, UTF_16BE, UTF_16LE, UTF_8, WINDOWS_1252, X_USER_DEFINED};
 use core::fmt;
+use core::ops::Range;
 
 /// What kind of document the bytes are: it decides whether the prescan runs and how the
 /// frequency analysis reads the bytes (markup skipped for HTML).
@@ -285,17 +286,49 @@ pub fn prescan(bytes: &[u8]) -> Option<&'static Encoding> {
     prescan_with_source(bytes).map(|(encoding, _)| encoding)
 }
 
-/// [`prescan`] with the source: [`Source::Meta`] or [`Source::Xml`].
-fn prescan_with_source(bytes: &[u8]) -> Option<(&'static Encoding, Source)> {
+/// An encoding declared in a document's first bytes, and where its label is.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Declaration {
+    /// The encoding, after the prescan's own substitutions (UTF-16 labels mean UTF-8,
+    /// x-user-defined means windows-1252).
+    pub encoding: &'static Encoding,
+    /// [`Source::Meta`] or [`Source::Xml`].
+    pub source: Source,
+    /// Where the label is in the input: the value of a `charset` attribute (inside its quotes,
+    /// whitespace included), the label after `charset=` in a `content` attribute, or the
+    /// `encoding` of an XML declaration. `None` for the prescan's UTF-16 `<?x` check, which
+    /// has no label. A tool converting the document to another encoding can write the new
+    /// encoding's name there.
+    pub label: Option<Range<usize>>,
+}
+
+/// [`prescan`] with the source and the place of the label.
+///
+/// ```
+/// use simdenc::sniff::{declaration, Source};
+/// let page = b"<meta http-equiv=content-type content='text/html; charset=koi8-r'>";
+/// let found = declaration(page).unwrap();
+/// assert_eq!((found.encoding, found.source), (simdenc::KOI8_R, Source::Meta));
+/// assert_eq!(&page[found.label.unwrap()], b"koi8-r");
+/// ```
+pub fn declaration(bytes: &[u8]) -> Option<Declaration> {
     match prescan_bytes(&bytes[..bytes.len().min(PRESCAN_BYTES)]) {
-        Prescan::Found(encoding, source) => Some((encoding, source)),
+        Prescan::Found(found) => Some(found),
         // The prescan aborted or reached its end condition: "get an XML encoding".
-        Prescan::Aborted => xml_encoding(bytes).map(|encoding| (encoding, Source::Xml)),
+        Prescan::Aborted => xml_encoding_at(bytes).map(|(encoding, label)| Declaration {
+            encoding,
+            source: Source::Xml,
+            label: Some(label),
+        }),
     }
 }
 
+fn prescan_with_source(bytes: &[u8]) -> Option<(&'static Encoding, Source)> {
+    declaration(bytes).map(|found| (found.encoding, found.source))
+}
+
 enum Prescan {
-    Found(&'static Encoding, Source),
+    Found(Declaration),
     Aborted,
 }
 
@@ -340,13 +373,13 @@ fn prescan_bytes(bytes: &[u8]) -> Prescan {
     //    (case-sensitive UTF-16 little-endian '<?x') returns UTF-16LE; 0x00 0x3C 0x00 0x3F 0x00
     //    0x78 (big-endian '<?x') returns UTF-16BE.
     if bytes.starts_with(&[0x3C, 0x00, 0x3F, 0x00, 0x78, 0x00]) {
-        return Prescan::Found(UTF_16LE, Source::Xml);
+        return Prescan::Found(Declaration { encoding: UTF_16LE, source: Source::Xml, label: None });
     }
     if bytes.starts_with(&[0x00, 0x3C, 0x00, 0x3F, 0x00, 0x78]) {
-        return Prescan::Found(UTF_16BE, Source::Xml);
+        return Prescan::Found(Declaration { encoding: UTF_16BE, source: Source::Xml, label: None });
     }
     match prescan_loop(&mut stream) {
-        Ok(Some(encoding)) => Prescan::Found(encoding, Source::Meta),
+        Ok(Some((encoding, label))) => Prescan::Found(Declaration { encoding, source: Source::Meta, label: Some(label) }),
         Ok(None) | Err(OutOfBytes) => Prescan::Aborted,
     }
 }
@@ -354,7 +387,7 @@ fn prescan_bytes(bytes: &[u8]) -> Prescan {
 /// Step 3 onwards: `Ok(Some)` when a `<meta>` declares an encoding, `Ok(None)` at the end of
 /// the bytes, `Err` when a construct runs past them. Every branch moves the position forwards,
 /// and every search starts at the position, so the loop is linear in the length of the bytes.
-fn prescan_loop(stream: &mut Stream<'_>) -> Result<Option<&'static Encoding>, OutOfBytes> {
+fn prescan_loop(stream: &mut Stream<'_>) -> Result<Option<(&'static Encoding, Range<usize>)>, OutOfBytes> {
     // 3. Loop: if position points to ...
     while stream.position < stream.bytes.len() {
         let rest = stream.rest();
@@ -366,8 +399,8 @@ fn prescan_loop(stream: &mut Stream<'_>) -> Result<Option<&'static Encoding>, Ou
             stream.position += 2 + end + 2;
         } else if is_meta_start(rest) {
             // ... case-insensitive `<meta` followed by a space or a slash:
-            if let Some(encoding) = meta(stream)? {
-                return Ok(Some(encoding));
+            if let Some(found) = meta(stream)? {
+                return Ok(Some(found));
             }
         } else if is_tag_start(rest) {
             // ... 0x3C, optionally 0x2F, then an ASCII letter (a tag):
@@ -404,7 +437,7 @@ fn is_tag_start(rest: &[u8]) -> bool {
 
 /// The `<meta` branch of the loop, from its step 1: `Ok(Some)` to return an encoding,
 /// `Ok(None)` to go on with the next byte.
-fn meta(stream: &mut Stream<'_>) -> Result<Option<&'static Encoding>, OutOfBytes> {
+fn meta(stream: &mut Stream<'_>) -> Result<Option<(&'static Encoding, Range<usize>)>, OutOfBytes> {
     // 1. Advance the position pointer so that it points at the next 0x09, 0x0A, 0x0C, 0x0D,
     //    0x20, or 0x2F byte (the one in the sequence of characters matched above).
     stream.position += 5;
@@ -418,6 +451,8 @@ fn meta(stream: &mut Stream<'_>) -> Result<Option<&'static Encoding>, OutOfBytes
     // 5. Let charset be the null value (distinct from an unrecognized encoding or the empty
     //    string). `Some(None)` stands for failure.
     let mut charset: Option<Option<&'static Encoding>> = None;
+    // Where the label that set charset is in the input.
+    let mut label = 0..0;
     // 6. Attributes: get an attribute and its value. If no attribute was sniffed, then jump to
     //    the processing step below.
     while let Some(attribute) = get_an_attribute(stream)? {
@@ -438,9 +473,10 @@ fn meta(stream: &mut Stream<'_>) -> Result<Option<&'static Encoding>, OutOfBytes
             // returned, and if charset is still set to null, let charset be the encoding
             // returned, and set need pragma to true.
             if charset.is_none() {
-                if let Some(encoding) = meta_content_charset(attribute.value) {
+                if let Some((encoding, at)) = meta_content_charset_at(attribute.value) {
                     charset = Some(Some(encoding));
                     need_pragma = Some(true);
+                    label = attribute.value_at.start + at.start..attribute.value_at.start + at.end;
                 }
             }
         } else if name.eq_ignore_ascii_case(b"charset") && !seen_charset {
@@ -449,6 +485,7 @@ fn meta(stream: &mut Stream<'_>) -> Result<Option<&'static Encoding>, OutOfBytes
             // set need pragma to false.
             charset = Some(Encoding::for_label(attribute.value));
             need_pragma = Some(false);
+            label = attribute.value_at.clone();
         }
         // 10. Return to the step labeled attributes.
     }
@@ -471,7 +508,7 @@ fn meta(stream: &mut Stream<'_>) -> Result<Option<&'static Encoding>, OutOfBytes
     }
     // 16. Abort the prescan a byte stream to determine its encoding algorithm, returning the
     //     encoding given by charset.
-    Ok(Some(encoding))
+    Ok(Some((encoding, label)))
 }
 
 /// An attribute as "get an attribute" collects it. Its name and value are slices of the input:
@@ -480,6 +517,14 @@ fn meta(stream: &mut Stream<'_>) -> Result<Option<&'static Encoding>, OutOfBytes
 struct Attribute<'a> {
     name: &'a [u8],
     value: &'a [u8],
+    /// Where `value` is in the input.
+    value_at: Range<usize>,
+}
+
+impl<'a> Attribute<'a> {
+    fn new(bytes: &'a [u8], name: Range<usize>, value: Range<usize>) -> Self {
+        Attribute { name: &bytes[name], value: &bytes[value.clone()], value_at: value }
+    }
 }
 
 /// "Get an attribute": `Ok(None)` when there is none (the position at a `>`), `Err` when the
@@ -519,7 +564,7 @@ fn get_an_attribute<'a>(stream: &mut Stream<'a>) -> Result<Option<Attribute<'a>>
                 //    algorithm. The attribute's name is the value of attribute name, its value
                 //    is the empty string.
                 if stream.byte()? != b'=' {
-                    return Ok(Some(Attribute { name: &bytes[name_start..name_end], value: &[] }));
+                    return Ok(Some(Attribute::new(bytes, name_start..name_end, name_end..name_end)));
                 }
                 // 8. Advance position past the 0x3D (=) byte.
                 stream.position += 1;
@@ -528,14 +573,14 @@ fn get_an_attribute<'a>(stream: &mut Stream<'a>) -> Result<Option<Attribute<'a>>
             // If it is 0x2F (/) or 0x3E (>), abort the get an attribute algorithm. The
             // attribute's name is the value of attribute name, its value is the empty string.
             b'/' | b'>' => {
-                return Ok(Some(Attribute { name: &bytes[name_start..stream.position], value: &[] }));
+                return Ok(Some(Attribute::new(bytes, name_start..stream.position, stream.position..stream.position)));
             }
             // If it is in the range 0x41 (A) to 0x5A (Z), append the code point b+0x20 to
             // attribute name; anything else: append the code point with the same value.
             _ => stream.position += 1,
         }
     }
-    let name = &bytes[name_start..name_end];
+    let name = name_start..name_end;
     // 9. Value: if the byte at position is one of 0x09, 0x0A, 0x0C, 0x0D, or 0x20, then advance
     //    position to the next byte, then repeat this step.
     stream.advance_to(|b| !is_space(b))?;
@@ -552,13 +597,13 @@ fn get_an_attribute<'a>(stream: &mut Stream<'a>) -> Result<Option<Attribute<'a>>
             stream.position += 1;
             let value_start = stream.position;
             stream.advance_to(|b| b == quote)?;
-            let value = &bytes[value_start..stream.position];
+            let value = value_start..stream.position;
             stream.position += 1;
-            return Ok(Some(Attribute { name, value }));
+            return Ok(Some(Attribute::new(bytes, name, value)));
         }
         // If it is 0x3E (>), abort the get an attribute algorithm. The attribute's name is the
         // value of attribute name, its value is the empty string.
-        b'>' => return Ok(Some(Attribute { name, value: &[] })),
+        b'>' => return Ok(Some(Attribute::new(bytes, name, stream.position..stream.position))),
         // Otherwise append the byte (lowercased) to attribute value and advance position to the
         // next byte.
         _ => {}
@@ -571,7 +616,7 @@ fn get_an_attribute<'a>(stream: &mut Stream<'a>) -> Result<Option<Attribute<'a>>
     //     byte (lowercased) to attribute value. 12. Advance position to the next byte and return
     //     to the previous step.
     stream.advance_to(|b| is_space(b) || b == b'>')?;
-    Ok(Some(Attribute { name, value: &bytes[value_start..stream.position] }))
+    Ok(Some(Attribute::new(bytes, name, value_start..stream.position)))
 }
 
 /// ASCII whitespace: U+0009, U+000A, U+000C, U+000D, U+0020.
@@ -591,6 +636,11 @@ fn is_ascii_whitespace(b: u8) -> bool {
 /// assert_eq!(meta_content_charset(b"charset=\"gbk"), None); // unmatched quote
 /// ```
 pub fn meta_content_charset(s: &[u8]) -> Option<&'static Encoding> {
+    meta_content_charset_at(s).map(|(encoding, _)| encoding)
+}
+
+/// [`meta_content_charset`] and where the label is in `s`.
+fn meta_content_charset_at(s: &[u8]) -> Option<(&'static Encoding, Range<usize>)> {
     // 1. Let position be a pointer into s, initially pointing at the start of the string.
     let mut position = 0;
     loop {
@@ -623,9 +673,9 @@ pub fn meta_content_charset(s: &[u8]) -> Option<&'static Encoding> {
         // between this character and the next earliest occurrence of this character.
         // If it is an unmatched U+0022 or U+0027: return nothing.
         Some(&quote @ (b'"' | b'\'')) => {
-            let rest = &s[position + 1..];
-            let end = rest.iter().position(|&b| b == quote)?;
-            Encoding::for_label(&rest[..end])
+            let start = position + 1;
+            let end = start + s[start..].iter().position(|&b| b == quote)?;
+            Some((Encoding::for_label(&s[start..end])?, start..end))
         }
         // If there is no next character: return nothing.
         None => None,
@@ -634,8 +684,8 @@ pub fn meta_content_charset(s: &[u8]) -> Option<&'static Encoding> {
         // SEMICOLON character (;), or the end of s, whichever comes first.
         Some(_) => {
             let rest = &s[position..];
-            let end = rest.iter().position(|&b| is_ascii_whitespace(b) || b == b';').unwrap_or(rest.len());
-            Encoding::for_label(&rest[..end])
+            let end = position + rest.iter().position(|&b| is_ascii_whitespace(b) || b == b';').unwrap_or(rest.len());
+            Some((Encoding::for_label(&s[position..end])?, position..end))
         }
     }
 }
@@ -650,6 +700,11 @@ pub fn meta_content_charset(s: &[u8]) -> Option<&'static Encoding> {
 /// assert_eq!(xml_encoding(b" <?xml encoding='gbk'?>"), None); // not at the start
 /// ```
 pub fn xml_encoding(bytes: &[u8]) -> Option<&'static Encoding> {
+    xml_encoding_at(bytes).map(|(encoding, _)| encoding)
+}
+
+/// [`xml_encoding`] and where the label is in `bytes`.
+fn xml_encoding_at(bytes: &[u8]) -> Option<(&'static Encoding, Range<usize>)> {
     // 1. Let encodingPosition be a pointer to the start of the stream.
     // 2. If encodingPosition does not point to the start of a byte sequence 0x3C, 0x3F, 0x78,
     //    0x6D, 0x6C (`<?xml`), then return failure.
@@ -705,5 +760,6 @@ pub fn xml_encoding(bytes: &[u8]) -> Option<&'static Encoding> {
     let encoding = Encoding::for_label(potential)?;
     // 17. If the encoding is UTF-16BE/LE, then change it to UTF-8.
     // 18. Return encoding.
-    Some(if encoding == UTF_16BE || encoding == UTF_16LE { UTF_8 } else { encoding })
+    let encoding = if encoding == UTF_16BE || encoding == UTF_16LE { UTF_8 } else { encoding };
+    Some((encoding, position..position + length))
 }
