@@ -254,6 +254,27 @@ fn declared(bytes: &[u8], options: &Options) -> Option<Sniffed> {
     None
 }
 
+/// What [`declared`] says of a prefix of the input when more bytes cannot change it: a byte
+/// order mark, the transport layer (the caller has seen three bytes without a byte order mark),
+/// a `<meta>` or the UTF-16 `<?x` check (the prescan finds the same first declaration in any
+/// longer input). Not the XML declaration: it counts only when the prescan finds nothing, which
+/// more bytes can change.
+#[cfg(feature = "alloc")]
+fn declared_early(prefix: &[u8], options: &Options) -> Option<Sniffed> {
+    if let Some((encoding, _)) = Encoding::for_bom(prefix) {
+        return Some(Sniffed::declared(encoding, Source::Bom));
+    }
+    if let Some(encoding) = options.transport {
+        return Some(Sniffed::declared(encoding, Source::Http));
+    }
+    if options.markup == Markup::Html {
+        if let Prescan::Found(found) = prescan_bytes(&prefix[..prefix.len().min(PRESCAN_BYTES)]) {
+            return Some(Sniffed::declared(found.encoding, found.source));
+        }
+    }
+    None
+}
+
 /// Steps 6 to 9, when nothing was declared.
 fn undeclared(bytes: &[u8], options: &Options) -> Sniffed {
     // 6. and 7. (A parent document's encoding, a remembered one: no input here.)
@@ -266,6 +287,106 @@ fn undeclared(bytes: &[u8], options: &Options) -> Sniffed {
     // 9. Otherwise, return an implementation-defined or user-specified default character
     //    encoding, with the confidence tentative.
     Sniffed { encoding: options.default_encoding, source: Source::Default, confidence: 0.0 }
+}
+
+/// How many bytes [`Sniffer`] reads before it guesses: the frequency analysis sees at most
+/// this prefix of the input.
+pub const GUESS_BYTES: usize = 64 * 1024;
+
+/// The streaming form of [`determine`]: feed it the input as it arrives; it decides as soon as
+/// the answer cannot change (a byte order mark, a transport-layer charset once three bytes
+/// have shown there is no byte order mark, a `<meta>` found by the prescan), else once it has
+/// [`GUESS_BYTES`] bytes (or [`PRESCAN_BYTES`] when the guess is off), else at [`finish`].
+/// It keeps the bytes it was fed until it decides, so that they can be decoded then.
+///
+/// [`finish`]: Sniffer::finish
+///
+/// ```
+/// use simdenc::sniff::{Markup, Options, Sniffer, Source};
+/// let mut sniffer = Sniffer::new(Options::new(Markup::Html));
+/// assert_eq!(sniffer.feed(b"<!doctype html><me"), None);
+/// let found = sniffer.feed(b"ta charset=euc-kr><p>").unwrap();
+/// assert_eq!((found.encoding, found.source), (simdenc::EUC_KR, Source::Meta));
+/// assert_eq!(sniffer.buffered(), b"<!doctype html><meta charset=euc-kr><p>");
+/// ```
+#[cfg(feature = "alloc")]
+#[derive(Clone, Debug)]
+pub struct Sniffer {
+    options: Options,
+    buffer: alloc::vec::Vec<u8>,
+    decided: Option<Sniffed>,
+}
+
+#[cfg(feature = "alloc")]
+impl Sniffer {
+    /// A sniffer that has seen nothing yet.
+    ///
+    /// ```
+    /// let sniffer = simdenc::sniff::Sniffer::new(simdenc::sniff::Options::new(simdenc::sniff::Markup::Text));
+    /// assert!(sniffer.buffered().is_empty());
+    /// ```
+    pub fn new(options: Options) -> Self {
+        Sniffer { options, buffer: alloc::vec::Vec::new(), decided: None }
+    }
+
+    /// How many bytes decide without any declaration.
+    fn limit(&self) -> usize {
+        if self.options.guess { GUESS_BYTES } else { PRESCAN_BYTES }
+    }
+
+    /// Takes the next bytes of the input: the decision once there is one. Bytes fed after the
+    /// decision are not kept.
+    ///
+    /// ```
+    /// use simdenc::sniff::{Markup, Options, Sniffer, Source};
+    /// let mut sniffer = Sniffer::new(Options::new(Markup::Text).with_transport_label(b"gbk"));
+    /// assert_eq!(sniffer.feed(b"ab"), None); // a byte order mark could still come
+    /// assert_eq!(sniffer.feed(b"c").map(|found| found.source), Some(Source::Http));
+    /// ```
+    pub fn feed(&mut self, bytes: &[u8]) -> Option<Sniffed> {
+        if self.decided.is_some() {
+            return self.decided;
+        }
+        self.buffer.extend_from_slice(bytes);
+        let buffer = &self.buffer[..];
+        // The same answer as `determine` over the first `limit` bytes, however the input was cut.
+        let settled = if buffer.len() >= self.limit() {
+            Some(determine(&buffer[..self.limit()], &self.options))
+        } else if Encoding::for_bom(buffer).is_some() || buffer.len() >= 3 {
+            declared_early(buffer, &self.options)
+        } else {
+            None
+        };
+        self.decided = settled;
+        settled
+    }
+
+    /// Decides with what was fed, at the end of the input.
+    ///
+    /// ```
+    /// use simdenc::sniff::{Markup, Options, Sniffer, Source};
+    /// let mut sniffer = Sniffer::new(Options::new(Markup::Html).with_guess(false));
+    /// assert_eq!(sniffer.feed(b"<p>hi"), None);
+    /// assert_eq!(sniffer.finish().source, Source::Default);
+    /// ```
+    pub fn finish(&mut self) -> Sniffed {
+        if let Some(decided) = self.decided {
+            return decided;
+        }
+        let decided = determine(&self.buffer[..self.buffer.len().min(self.limit())], &self.options);
+        self.decided = Some(decided);
+        decided
+    }
+
+    /// The bytes fed before the decision.
+    pub fn buffered(&self) -> &[u8] {
+        &self.buffer
+    }
+
+    /// The decision, if made.
+    pub fn decision(&self) -> Option<Sniffed> {
+        self.decided
+    }
 }
 
 /// "Prescan a byte stream to determine its encoding", then "get an XML encoding" if it found

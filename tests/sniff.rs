@@ -289,3 +289,42 @@ fn adversarial_inputs() {
         let _ = xml_encoding(input);
     }
 }
+
+/// The streaming form gives `determine`'s answer over the same prefix, however the input is
+/// cut, and keeps every byte fed before its decision.
+#[test]
+fn sniffer_equals_determine_whatever_the_chunks() {
+    fn property(Document(input): Document, cuts: Vec<u16>, bom: u8, transport: bool, guess: bool) -> bool {
+        let bom: &[u8] = match bom % 8 {
+            0 => b"\xEF\xBB\xBF",
+            1 => b"\xFF\xFE",
+            _ => b"",
+        };
+        let input = [bom, &input].concat();
+        let mut options = Options::new(Markup::Html).with_guess(guess);
+        if transport {
+            options = options.with_transport_label(b"ibm866");
+        }
+        let limit = if guess { simdenc::sniff::GUESS_BYTES } else { simdenc::sniff::PRESCAN_BYTES };
+        let expected = determine(&input[..input.len().min(limit)], &options);
+        let mut sniffer = simdenc::sniff::Sniffer::new(options);
+        let mut rest = &input[..];
+        let mut decided = None;
+        for cut in cuts {
+            let (chunk, tail) = rest.split_at((cut as usize % 64).min(rest.len()));
+            rest = tail;
+            if let Some(found) = sniffer.feed(chunk) {
+                decided = Some(found);
+                break;
+            }
+        }
+        if decided.is_none() {
+            decided = sniffer.feed(rest);
+        }
+        let decided = decided.unwrap_or_else(|| sniffer.finish());
+        decided == expected && input.starts_with(sniffer.buffered())
+    }
+    QuickCheck::new()
+        .tests(5_000)
+        .quickcheck(property as fn(Document, Vec<u16>, u8, bool, bool) -> bool);
+}
