@@ -204,7 +204,9 @@ mod tests {
 
     #[test]
     fn markup_by_extension_then_content() {
-        let p = |s: &str| Some(Path::new(s)).map(|p| p as &Path);
+        fn p(s: &str) -> Option<&Path> {
+            Some(Path::new(s))
+        }
         assert_eq!(markup_of(Kind::ByInput, p("a.HTML"), b"plain"), Markup::Html);
         assert_eq!(markup_of(Kind::ByInput, p("a.txt"), b"<html>"), Markup::Text);
         assert_eq!(markup_of(Kind::ByInput, p("a.dat"), b"\xEF\xBB\xBF \n<!DOCTYPE HTML>"), Markup::Html);
