@@ -61,7 +61,6 @@ mod decoder;
 mod encoder;
 mod encoding;
 pub mod http;
-pub mod sniff;
 #[cfg(feature = "internals")]
 #[doc(hidden)]
 pub mod internals;
@@ -74,6 +73,7 @@ mod results;
 mod serde_impls;
 #[allow(unsafe_code)]
 mod simd;
+pub mod sniff;
 #[cfg(feature = "std")]
 pub mod spec;
 mod tables;

@@ -42,7 +42,7 @@
 //! assert_eq!((found.encoding, found.source), (simdenc::SHIFT_JIS, Source::Meta));
 //! ```
 
-use crate::{Encoding, UTF_16BE, UTF_16LE, UTF_8, WINDOWS_1252, X_USER_DEFINED};
+use crate::{Encoding, UTF_8, UTF_16BE, UTF_16LE, WINDOWS_1252, X_USER_DEFINED};
 use core::fmt;
 use core::ops::Range;
 
@@ -125,7 +125,11 @@ pub struct Sniffed {
 
 impl Sniffed {
     fn declared(encoding: &'static Encoding, source: Source) -> Self {
-        Sniffed { encoding, source, confidence: 1.0 }
+        Sniffed {
+            encoding,
+            source,
+            confidence: 1.0,
+        }
     }
 }
 
@@ -151,7 +155,12 @@ impl Options {
     /// assert!(options.guess && options.transport.is_none());
     /// ```
     pub fn new(markup: Markup) -> Self {
-        Options { markup, transport: None, guess: true, default_encoding: WINDOWS_1252 }
+        Options {
+            markup,
+            transport: None,
+            guess: true,
+            default_encoding: WINDOWS_1252,
+        }
     }
 
     /// The transport layer's charset as a label: any label of the standard, kept as it is; an
@@ -246,10 +255,10 @@ fn declared(bytes: &[u8], options: &Options) -> Option<Sniffed> {
     // 5. Optionally, prescan the byte stream to determine its encoding, with the end condition
     //    being when the user agent decides that scanning further bytes would not be efficient
     //    (here: at byte 1024). If it returns an encoding, return it with confidence tentative.
-    if options.markup == Markup::Html {
-        if let Some((encoding, source)) = prescan_with_source(bytes) {
-            return Some(Sniffed::declared(encoding, source));
-        }
+    if options.markup == Markup::Html
+        && let Some((encoding, source)) = prescan_with_source(bytes)
+    {
+        return Some(Sniffed::declared(encoding, source));
     }
     None
 }
@@ -267,10 +276,10 @@ fn declared_early(prefix: &[u8], options: &Options) -> Option<Sniffed> {
     if let Some(encoding) = options.transport {
         return Some(Sniffed::declared(encoding, Source::Http));
     }
-    if options.markup == Markup::Html {
-        if let Prescan::Found(found) = prescan_bytes(&prefix[..prefix.len().min(PRESCAN_BYTES)]) {
-            return Some(Sniffed::declared(found.encoding, found.source));
-        }
+    if options.markup == Markup::Html
+        && let Prescan::Found(found) = prescan_bytes(&prefix[..prefix.len().min(PRESCAN_BYTES)])
+    {
+        return Some(Sniffed::declared(found.encoding, found.source));
     }
     None
 }
@@ -286,7 +295,11 @@ fn undeclared(bytes: &[u8], options: &Options) -> Sniffed {
     }
     // 9. Otherwise, return an implementation-defined or user-specified default character
     //    encoding, with the confidence tentative.
-    Sniffed { encoding: options.default_encoding, source: Source::Default, confidence: 0.0 }
+    Sniffed {
+        encoding: options.default_encoding,
+        source: Source::Default,
+        confidence: 0.0,
+    }
 }
 
 /// How many bytes [`Sniffer`] reads before it guesses: the frequency analysis sees at most
@@ -326,12 +339,20 @@ impl Sniffer {
     /// assert!(sniffer.buffered().is_empty());
     /// ```
     pub fn new(options: Options) -> Self {
-        Sniffer { options, buffer: alloc::vec::Vec::new(), decided: None }
+        Sniffer {
+            options,
+            buffer: alloc::vec::Vec::new(),
+            decided: None,
+        }
     }
 
     /// How many bytes decide without any declaration.
     fn limit(&self) -> usize {
-        if self.options.guess { GUESS_BYTES } else { PRESCAN_BYTES }
+        if self.options.guess {
+            GUESS_BYTES
+        } else {
+            PRESCAN_BYTES
+        }
     }
 
     /// Takes the next bytes of the input: the decision once there is one. Bytes fed after the
@@ -494,13 +515,25 @@ fn prescan_bytes(bytes: &[u8]) -> Prescan {
     //    (case-sensitive UTF-16 little-endian '<?x') returns UTF-16LE; 0x00 0x3C 0x00 0x3F 0x00
     //    0x78 (big-endian '<?x') returns UTF-16BE.
     if bytes.starts_with(&[0x3C, 0x00, 0x3F, 0x00, 0x78, 0x00]) {
-        return Prescan::Found(Declaration { encoding: UTF_16LE, source: Source::Xml, label: None });
+        return Prescan::Found(Declaration {
+            encoding: UTF_16LE,
+            source: Source::Xml,
+            label: None,
+        });
     }
     if bytes.starts_with(&[0x00, 0x3C, 0x00, 0x3F, 0x00, 0x78]) {
-        return Prescan::Found(Declaration { encoding: UTF_16BE, source: Source::Xml, label: None });
+        return Prescan::Found(Declaration {
+            encoding: UTF_16BE,
+            source: Source::Xml,
+            label: None,
+        });
     }
     match prescan_loop(&mut stream) {
-        Ok(Some((encoding, label))) => Prescan::Found(Declaration { encoding, source: Source::Meta, label: Some(label) }),
+        Ok(Some((encoding, label))) => Prescan::Found(Declaration {
+            encoding,
+            source: Source::Meta,
+            label: Some(label),
+        }),
         Ok(None) | Err(OutOfBytes) => Prescan::Aborted,
     }
 }
@@ -593,12 +626,12 @@ fn meta(stream: &mut Stream<'_>) -> Result<Option<(&'static Encoding, Range<usiz
             // giving the attribute's value as the string to parse. If a character encoding is
             // returned, and if charset is still set to null, let charset be the encoding
             // returned, and set need pragma to true.
-            if charset.is_none() {
-                if let Some((encoding, at)) = meta_content_charset_at(attribute.value) {
-                    charset = Some(Some(encoding));
-                    need_pragma = Some(true);
-                    label = attribute.value_at.start + at.start..attribute.value_at.start + at.end;
-                }
+            if charset.is_none()
+                && let Some((encoding, at)) = meta_content_charset_at(attribute.value)
+            {
+                charset = Some(Some(encoding));
+                need_pragma = Some(true);
+                label = attribute.value_at.start + at.start..attribute.value_at.start + at.end;
             }
         } else if name.eq_ignore_ascii_case(b"charset") && !seen_charset {
             seen_charset = true;
@@ -611,14 +644,18 @@ fn meta(stream: &mut Stream<'_>) -> Result<Option<(&'static Encoding, Range<usiz
         // 10. Return to the step labeled attributes.
     }
     // 11. Processing: if need pragma is null, then jump to the step below labeled next byte.
-    let Some(need_pragma) = need_pragma else { return Ok(None) };
+    let Some(need_pragma) = need_pragma else {
+        return Ok(None);
+    };
     // 12. If need pragma is true but got pragma is false, then jump to the step below labeled
     //     next byte.
     if need_pragma && !got_pragma {
         return Ok(None);
     }
     // 13. If charset is failure, then jump to the step below labeled next byte.
-    let Some(Some(mut encoding)) = charset else { return Ok(None) };
+    let Some(Some(mut encoding)) = charset else {
+        return Ok(None);
+    };
     // 14. If charset is UTF-16BE/LE, then set charset to UTF-8.
     if encoding == UTF_16BE || encoding == UTF_16LE {
         encoding = UTF_8;
@@ -644,7 +681,11 @@ struct Attribute<'a> {
 
 impl<'a> Attribute<'a> {
     fn new(bytes: &'a [u8], name: Range<usize>, value: Range<usize>) -> Self {
-        Attribute { name: &bytes[name], value: &bytes[value.clone()], value_at: value }
+        Attribute {
+            name: &bytes[name],
+            value: &bytes[value.clone()],
+            value_at: value,
+        }
     }
 }
 
@@ -685,7 +726,11 @@ fn get_an_attribute<'a>(stream: &mut Stream<'a>) -> Result<Option<Attribute<'a>>
                 //    algorithm. The attribute's name is the value of attribute name, its value
                 //    is the empty string.
                 if stream.byte()? != b'=' {
-                    return Ok(Some(Attribute::new(bytes, name_start..name_end, name_end..name_end)));
+                    return Ok(Some(Attribute::new(
+                        bytes,
+                        name_start..name_end,
+                        name_end..name_end,
+                    )));
                 }
                 // 8. Advance position past the 0x3D (=) byte.
                 stream.position += 1;
@@ -694,7 +739,11 @@ fn get_an_attribute<'a>(stream: &mut Stream<'a>) -> Result<Option<Attribute<'a>>
             // If it is 0x2F (/) or 0x3E (>), abort the get an attribute algorithm. The
             // attribute's name is the value of attribute name, its value is the empty string.
             b'/' | b'>' => {
-                return Ok(Some(Attribute::new(bytes, name_start..stream.position, stream.position..stream.position)));
+                return Ok(Some(Attribute::new(
+                    bytes,
+                    name_start..stream.position,
+                    stream.position..stream.position,
+                )));
             }
             // If it is in the range 0x41 (A) to 0x5A (Z), append the code point b+0x20 to
             // attribute name; anything else: append the code point with the same value.
@@ -724,7 +773,13 @@ fn get_an_attribute<'a>(stream: &mut Stream<'a>) -> Result<Option<Attribute<'a>>
         }
         // If it is 0x3E (>), abort the get an attribute algorithm. The attribute's name is the
         // value of attribute name, its value is the empty string.
-        b'>' => return Ok(Some(Attribute::new(bytes, name, stream.position..stream.position))),
+        b'>' => {
+            return Ok(Some(Attribute::new(
+                bytes,
+                name,
+                stream.position..stream.position,
+            )));
+        }
         // Otherwise append the byte (lowercased) to attribute value and advance position to the
         // next byte.
         _ => {}
@@ -768,7 +823,10 @@ fn meta_content_charset_at(s: &[u8]) -> Option<(&'static Encoding, Range<usize>)
         // 2. Loop: find the first seven characters in s after position that are an ASCII
         //    case-insensitive match for the word "charset". If no such match is found, return
         //    nothing.
-        let found = s.get(position..)?.windows(7).position(|w| w.eq_ignore_ascii_case(b"charset"))?;
+        let found = s
+            .get(position..)?
+            .windows(7)
+            .position(|w| w.eq_ignore_ascii_case(b"charset"))?;
         position += found + 7;
         // 3. Skip any ASCII whitespace that immediately follow the word "charset" (there might
         //    not be any).
@@ -805,7 +863,11 @@ fn meta_content_charset_at(s: &[u8]) -> Option<(&'static Encoding, Range<usize>)
         // SEMICOLON character (;), or the end of s, whichever comes first.
         Some(_) => {
             let rest = &s[position..];
-            let end = position + rest.iter().position(|&b| is_ascii_whitespace(b) || b == b';').unwrap_or(rest.len());
+            let end = position
+                + rest
+                    .iter()
+                    .position(|&b| is_ascii_whitespace(b) || b == b';')
+                    .unwrap_or(rest.len());
             Some((Encoding::for_label(&s[position..end])?, position..end))
         }
     }
@@ -881,6 +943,10 @@ fn xml_encoding_at(bytes: &[u8]) -> Option<(&'static Encoding, Range<usize>)> {
     let encoding = Encoding::for_label(potential)?;
     // 17. If the encoding is UTF-16BE/LE, then change it to UTF-8.
     // 18. Return encoding.
-    let encoding = if encoding == UTF_16BE || encoding == UTF_16LE { UTF_8 } else { encoding };
+    let encoding = if encoding == UTF_16BE || encoding == UTF_16LE {
+        UTF_8
+    } else {
+        encoding
+    };
     Some((encoding, position..position + length))
 }

@@ -5,7 +5,7 @@
 mod sniff_reference;
 
 use quickcheck::{Arbitrary, Gen, QuickCheck};
-use simdenc::sniff::{determine, meta_content_charset, prescan, xml_encoding, Markup, Options, Source};
+use simdenc::sniff::{Markup, Options, Source, determine, meta_content_charset, prescan, xml_encoding};
 use simdenc::*;
 
 fn html() -> Options {
@@ -31,19 +31,19 @@ fn meta_charset() {
         (b"<meta charset=x-user-defined>", Some("windows-1252")),
         (b"<meta charset=iso-2022-kr>", Some("replacement")),
         (b"<meta charset=bogus><meta charset=koi8-r>", Some("KOI8-R")), // failure: next byte
-        (b"<meta charset=gbk charset=big5>", Some("GBK")),             // a repeated name is skipped
-        (b"<meta charset=bogus charset=big5>", None),                  // ... even when the first failed
+        (b"<meta charset=gbk charset=big5>", Some("GBK")),              // a repeated name is skipped
+        (b"<meta charset=bogus charset=big5>", None),                   // ... even when the first failed
         (b"<metacharset=gbk>", None),                                   // not `<meta` + space
         (b"<meta>", None),
-        (b"<meta charset=gbk", None),    // runs out of bytes: the prescan aborts
-        (b"<meta charset=\"gbk", None),  // unterminated quote
-        (b"<meta charset=gbk ", None),   // no '>'... and no more attributes either
+        (b"<meta charset=gbk", None),   // runs out of bytes: the prescan aborts
+        (b"<meta charset=\"gbk", None), // unterminated quote
+        (b"<meta charset=gbk ", None),  // no '>'... and no more attributes either
         (b"<meta charset=gbk >", Some("GBK")),
         (b"<meta name=x charset=gbk>", Some("GBK")),
-        (b"<meta charset=>", None),       // empty value: failure
-        (b"<meta =charset=gbk>", None),   // the name is "=charset"
+        (b"<meta charset=>", None),     // empty value: failure
+        (b"<meta =charset=gbk>", None), // the name is "=charset"
         (b"<meta charset\n=\ngbk>", Some("GBK")),
-        (b"<meta charset x=gbk>", None),  // "charset" with an empty value, then "x"
+        (b"<meta charset x=gbk>", None), // "charset" with an empty value, then "x"
     ];
     for &(input, expected) in cases {
         assert_eq!(name(input), expected, "{:?}", String::from_utf8_lossy(input));
@@ -53,19 +53,52 @@ fn meta_charset() {
 #[test]
 fn meta_http_equiv() {
     let cases: &[(&[u8], Option<&str>)] = &[
-        (b"<meta http-equiv=content-type content='text/html; charset=gbk'>", Some("GBK")),
-        (b"<meta content='text/html; charset=gbk' http-equiv=Content-Type>", Some("GBK")),
+        (
+            b"<meta http-equiv=content-type content='text/html; charset=gbk'>",
+            Some("GBK"),
+        ),
+        (
+            b"<meta content='text/html; charset=gbk' http-equiv=Content-Type>",
+            Some("GBK"),
+        ),
         (b"<meta content='text/html; charset=gbk'>", None), // need pragma, no pragma
-        (b"<meta http-equiv=refresh content='text/html; charset=gbk'>", None),
+        (
+            b"<meta http-equiv=refresh content='text/html; charset=gbk'>",
+            None,
+        ),
         (b"<meta http-equiv=content-type content='text/html'>", None), // need pragma null
-        (b"<meta http-equiv=content-type content='charset=gbk' charset=big5>", Some("Big5")),
-        (b"<meta charset=big5 http-equiv=content-type content='charset=gbk'>", Some("Big5")),
-        (b"<meta charset=bogus http-equiv=content-type content='charset=gbk'>", None), // charset is failure, not null
-        (b"<meta http-equiv=content-type content='charset=bogus' charset=big5>", Some("Big5")),
-        (b"<meta http-equiv=content-type content=\"charset='gbk'\">", Some("GBK")),
-        (b"<meta http-equiv=content-type content='charset=utf-16'>", Some("UTF-8")),
-        (b"<meta http-equiv=content-type http-equiv=refresh content='charset=gbk'>", Some("GBK")),
-        (b"<meta http-equiv=refresh http-equiv=content-type content='charset=gbk'>", None),
+        (
+            b"<meta http-equiv=content-type content='charset=gbk' charset=big5>",
+            Some("Big5"),
+        ),
+        (
+            b"<meta charset=big5 http-equiv=content-type content='charset=gbk'>",
+            Some("Big5"),
+        ),
+        (
+            b"<meta charset=bogus http-equiv=content-type content='charset=gbk'>",
+            None,
+        ), // charset is failure, not null
+        (
+            b"<meta http-equiv=content-type content='charset=bogus' charset=big5>",
+            Some("Big5"),
+        ),
+        (
+            b"<meta http-equiv=content-type content=\"charset='gbk'\">",
+            Some("GBK"),
+        ),
+        (
+            b"<meta http-equiv=content-type content='charset=utf-16'>",
+            Some("UTF-8"),
+        ),
+        (
+            b"<meta http-equiv=content-type http-equiv=refresh content='charset=gbk'>",
+            Some("GBK"),
+        ),
+        (
+            b"<meta http-equiv=refresh http-equiv=content-type content='charset=gbk'>",
+            None,
+        ),
     ];
     for &(input, expected) in cases {
         assert_eq!(name(input), expected, "{:?}", String::from_utf8_lossy(input));
@@ -76,20 +109,23 @@ fn meta_http_equiv() {
 fn skipped_constructs() {
     let cases: &[(&[u8], Option<&str>)] = &[
         (b"<!-- <meta charset=gbk> --><meta charset=big5>", Some("Big5")),
-        (b"<!--><meta charset=gbk>", Some("GBK")),       // `<!-->` is a whole comment
+        (b"<!--><meta charset=gbk>", Some("GBK")), // `<!-->` is a whole comment
         (b"<!---><meta charset=gbk>", Some("GBK")),
-        (b"<!-- x <meta charset=gbk>", None),             // unterminated comment
+        (b"<!-- x <meta charset=gbk>", None), // unterminated comment
         (b"<title><meta charset=gbk></title>", Some("GBK")),
         (b"<a title='<meta charset=gbk>'><meta charset=big5>", Some("Big5")),
-        (b"<a title=\"x\" <meta charset=gbk>", None),    // attribute "<meta", "charset": no meta
+        (b"<a title=\"x\" <meta charset=gbk>", None), // attribute "<meta", "charset": no meta
         (b"</a <meta charset=gbk>>", None),
-        (b"</ <meta charset=gbk>", None),                // `</` skips to the first '>', the meta's
+        (b"</ <meta charset=gbk>", None), // `</` skips to the first '>', the meta's
         (b"<? <meta charset=gbk> ?><meta charset=big5>", Some("Big5")),
         (b"<!doctype html><meta charset=gbk>", Some("GBK")),
         (b"<! <meta charset=gbk>", None),
         (b"< meta charset=gbk>", None),
         (b"<1 <meta charset=gbk>", Some("GBK")),
-        (b"<script>document.write('<meta charset=gbk>')</script>", Some("GBK")), // script content is not special
+        (
+            b"<script>document.write('<meta charset=gbk>')</script>",
+            Some("GBK"),
+        ), // script content is not special
     ];
     for &(input, expected) in cases {
         assert_eq!(name(input), expected, "{:?}", String::from_utf8_lossy(input));
@@ -153,7 +189,12 @@ fn meta_content_extraction() {
         (b"charset=bogus", None),
     ];
     for &(input, expected) in cases {
-        assert_eq!(meta_content_charset(input).map(Encoding::name), expected, "{:?}", String::from_utf8_lossy(input));
+        assert_eq!(
+            meta_content_charset(input).map(Encoding::name),
+            expected,
+            "{:?}",
+            String::from_utf8_lossy(input)
+        );
     }
 }
 
@@ -162,11 +203,17 @@ fn steps_in_order() {
     let page = b"<meta charset=koi8-r>";
     // 1. BOM first, whatever else says.
     let found = determine(b"\xFE\xFF\0<", &html().with_transport_label(b"gbk"));
-    assert_eq!((found.encoding, found.source, found.confidence), (UTF_16BE, Source::Bom, 1.0));
+    assert_eq!(
+        (found.encoding, found.source, found.confidence),
+        (UTF_16BE, Source::Bom, 1.0)
+    );
     // 4. Transport layer, kept as given (UTF-16 stays UTF-16).
     let found = determine(page, &html().with_transport_label(b"utf-16"));
     assert_eq!((found.encoding, found.source), (UTF_16LE, Source::Http));
-    let found = determine(page, &html().with_content_type(b"text/html; charset=x-user-defined"));
+    let found = determine(
+        page,
+        &html().with_content_type(b"text/html; charset=x-user-defined"),
+    );
     assert_eq!((found.encoding, found.source), (X_USER_DEFINED, Source::Http));
     // An unknown or empty label is ignored.
     for label in [&b"utf-7"[..], b"", b"  "] {
@@ -180,7 +227,10 @@ fn steps_in_order() {
     assert_eq!((found.encoding, found.source), (UTF_16LE, Source::Xml));
     // 9. The default, as given.
     let found = determine(b"", &html().with_default(SHIFT_JIS));
-    assert_eq!((found.encoding, found.source, found.confidence), (SHIFT_JIS, Source::Default, 0.0));
+    assert_eq!(
+        (found.encoding, found.source, found.confidence),
+        (SHIFT_JIS, Source::Default, 0.0)
+    );
     assert!(Source::Bom.is_certain() && Source::Http.is_certain());
     assert!(!Source::Meta.is_certain() && !Source::Guess.is_certain() && !Source::Default.is_certain());
 }
@@ -189,27 +239,90 @@ fn steps_in_order() {
 /// (so that a declaration often follows whatever came before it).
 fn document(g: &mut Gen) -> Vec<u8> {
     const TOKENS: &[&[u8]] = &[
-        b"<meta", b"<META", b" ", b"\t", b"\n", b"\x0C", b"/", b">", b"=", b"\"", b"'", b"charset", b"CharSet",
-        b"http-equiv", b"content", b"content-type", b"Content-Type", b"text/html;", b"charset=", b" charset = ",
-        b"gbk", b"big5", b"utf-16", b"utf-16be", b"x-user-defined", b"bogus", b"koi8-r", b";", b"<!--", b"-->", b"--",
-        b"<!", b"</", b"<?", b"<a", b"</p", b"<", b"x", b"<?xml", b"encoding", b"\0", b"\xFF", b"\xE9", b"<meta ",
-        b"<meta charset=", b"<meta http-equiv=content-type content=\"",
+        b"<meta",
+        b"<META",
+        b" ",
+        b"\t",
+        b"\n",
+        b"\x0C",
+        b"/",
+        b">",
+        b"=",
+        b"\"",
+        b"'",
+        b"charset",
+        b"CharSet",
+        b"http-equiv",
+        b"content",
+        b"content-type",
+        b"Content-Type",
+        b"text/html;",
+        b"charset=",
+        b" charset = ",
+        b"gbk",
+        b"big5",
+        b"utf-16",
+        b"utf-16be",
+        b"x-user-defined",
+        b"bogus",
+        b"koi8-r",
+        b";",
+        b"<!--",
+        b"-->",
+        b"--",
+        b"<!",
+        b"</",
+        b"<?",
+        b"<a",
+        b"</p",
+        b"<",
+        b"x",
+        b"<?xml",
+        b"encoding",
+        b"\0",
+        b"\xFF",
+        b"\xE9",
+        b"<meta ",
+        b"<meta charset=",
+        b"<meta http-equiv=content-type content=\"",
     ];
     const CONSTRUCTS: &[&[u8]] = &[
-        b"<meta charset=gbk>", b"<meta charset='big5'>", b"<meta charset=bogus>", b"<meta charset=utf-16le>",
-        b"<meta charset=x-user-defined>", b"<meta charset=\"koi8-r\"/>", b"<meta charset=gbk charset=big5>",
+        b"<meta charset=gbk>",
+        b"<meta charset='big5'>",
+        b"<meta charset=bogus>",
+        b"<meta charset=utf-16le>",
+        b"<meta charset=x-user-defined>",
+        b"<meta charset=\"koi8-r\"/>",
+        b"<meta charset=gbk charset=big5>",
         b"<meta http-equiv=content-type content=\"text/html; charset=euc-kr\">",
-        b"<meta http-equiv=Content-Type content='charset=shift_jis'>", b"<meta content='charset=gb18030'>",
+        b"<meta http-equiv=Content-Type content='charset=shift_jis'>",
+        b"<meta content='charset=gb18030'>",
         b"<meta content=\"text/html;charset=iso-8859-5\" http-equiv=\"CONTENT-TYPE\">",
-        b"<meta http-equiv=refresh content='charset=gbk'>", b"<meta http-equiv=content-typ content='charset=gbk'>",
-        b"<!-->", b"<!--->", b"<!---->", b"<!-- x -->", b"<!-- <meta charset=ibm866> -->", b"<a href='>'>",
-        b"<p title=\"<meta charset=gbk>\">", b"</p>", b"</ x>", b"<?php ?>", b"<!doctype html>", b"<br/>",
-        b"<?xml version=\"1.0\" encoding=\"euc-jp\"?>", b"<?xml encoding='utf-16'?>",
+        b"<meta http-equiv=refresh content='charset=gbk'>",
+        b"<meta http-equiv=content-typ content='charset=gbk'>",
+        b"<!-->",
+        b"<!--->",
+        b"<!---->",
+        b"<!-- x -->",
+        b"<!-- <meta charset=ibm866> -->",
+        b"<a href='>'>",
+        b"<p title=\"<meta charset=gbk>\">",
+        b"</p>",
+        b"</ x>",
+        b"<?php ?>",
+        b"<!doctype html>",
+        b"<br/>",
+        b"<?xml version=\"1.0\" encoding=\"euc-jp\"?>",
+        b"<?xml encoding='utf-16'?>",
     ];
     let n = usize::arbitrary(g) % 24;
     let mut out = Vec::new();
     for _ in 0..n {
-        let piece = if u8::arbitrary(g) % 3 == 0 { g.choose(CONSTRUCTS) } else { g.choose(TOKENS) };
+        let piece = if u8::arbitrary(g) % 3 == 0 {
+            g.choose(CONSTRUCTS)
+        } else {
+            g.choose(TOKENS)
+        };
         out.extend_from_slice(piece.unwrap());
     }
     if u8::arbitrary(g) % 4 == 0 {
@@ -241,7 +354,12 @@ fn prescan_equals_the_literal_transcription() {
             _ => None,
         };
         if ours != expected {
-            eprintln!("{:?}: ours {:?}, reference {:?}", String::from_utf8_lossy(&input), ours, expected);
+            eprintln!(
+                "{:?}: ours {:?}, reference {:?}",
+                String::from_utf8_lossy(&input),
+                ours,
+                expected
+            );
         }
         // The label's place: the bytes there name the encoding found (before the prescan's
         // substitutions).
@@ -252,13 +370,17 @@ fn prescan_equals_the_literal_transcription() {
                         || (found.encoding == UTF_8 && (e == UTF_16LE || e == UTF_16BE))
                         || (found.encoding == WINDOWS_1252 && e == X_USER_DEFINED)
                 }),
-                None => found.source == Source::Xml && (found.encoding == UTF_16LE || found.encoding == UTF_16BE),
+                None => {
+                    found.source == Source::Xml && (found.encoding == UTF_16LE || found.encoding == UTF_16BE)
+                }
             },
             None => expected.is_none(),
         };
         ours == expected && prescan(&input) == expected.map(|(e, _)| e) && label_ok
     }
-    QuickCheck::new().tests(20_000).quickcheck(property as fn(Document) -> bool);
+    QuickCheck::new()
+        .tests(20_000)
+        .quickcheck(property as fn(Document) -> bool);
 }
 
 #[test]
@@ -267,7 +389,9 @@ fn meta_content_equals_the_literal_transcription() {
         meta_content_charset(&input) == sniff_reference::extract_from_meta(&input)
             && xml_encoding(&input) == sniff_reference::xml(&input)
     }
-    QuickCheck::new().tests(20_000).quickcheck(property as fn(Document) -> bool);
+    QuickCheck::new()
+        .tests(20_000)
+        .quickcheck(property as fn(Document) -> bool);
 }
 
 /// Adversarial inputs run through whole (the XML declaration reads all of it): nothing here
@@ -305,7 +429,11 @@ fn sniffer_equals_determine_whatever_the_chunks() {
         if transport {
             options = options.with_transport_label(b"ibm866");
         }
-        let limit = if guess { simdenc::sniff::GUESS_BYTES } else { simdenc::sniff::PRESCAN_BYTES };
+        let limit = if guess {
+            simdenc::sniff::GUESS_BYTES
+        } else {
+            simdenc::sniff::PRESCAN_BYTES
+        };
         let expected = determine(&input[..input.len().min(limit)], &options);
         let mut sniffer = simdenc::sniff::Sniffer::new(options);
         let mut rest = &input[..];

@@ -5,7 +5,14 @@
 //! standard describes, and moves one byte at a time. `tests/sniff.rs` and the `sniff` fuzz
 //! target compare `simdenc::sniff` with it.
 
-use simdenc::{Encoding, UTF_16BE, UTF_16LE, UTF_8, WINDOWS_1252, X_USER_DEFINED};
+// Literal on purpose: the steps as the standard writes them, not as clippy would fold them.
+#![allow(
+    clippy::collapsible_match,
+    clippy::collapsible_if,
+    clippy::manual_ignore_case_cmp
+)]
+
+use simdenc::{Encoding, UTF_8, UTF_16BE, UTF_16LE, WINDOWS_1252, X_USER_DEFINED};
 
 /// What the reference finds: the encoding and whether it came from a `<meta>` (`false`: the
 /// UTF-16 `<?x` check or the XML declaration).
@@ -55,7 +62,8 @@ fn prescan_meta(bytes: &[u8]) -> Result<(&'static Encoding, bool), Abort> {
             // The first '>' preceded by two '-', after the '<' (the dashes may be those of "<!--").
             let mut p = position + 2;
             loop {
-                if at(bytes, p)? == b'>' && bytes[p - 1] == b'-' && bytes[p - 2] == b'-' && p >= position + 4 {
+                if at(bytes, p)? == b'>' && bytes[p - 1] == b'-' && bytes[p - 2] == b'-' && p >= position + 4
+                {
                     break;
                 }
                 p += 1;
@@ -117,7 +125,8 @@ fn prescan_meta(bytes: &[u8]) -> Result<(&'static Encoding, bool), Abort> {
             }
         } else if at(bytes, position)? == b'<'
             && (bytes.get(position + 1).is_some_and(u8::is_ascii_alphabetic)
-                || (bytes.get(position + 1) == Some(&b'/') && bytes.get(position + 2).is_some_and(u8::is_ascii_alphabetic)))
+                || (bytes.get(position + 1) == Some(&b'/')
+                    && bytes.get(position + 2).is_some_and(u8::is_ascii_alphabetic)))
         {
             loop {
                 let b = at(bytes, position)?;
@@ -127,7 +136,10 @@ fn prescan_meta(bytes: &[u8]) -> Result<(&'static Encoding, bool), Abort> {
                 position += 1;
             }
             while get_an_attribute(bytes, &mut position)?.is_some() {}
-        } else if starts(bytes, position, b"<!") || starts(bytes, position, b"</") || starts(bytes, position, b"<?") {
+        } else if starts(bytes, position, b"<!")
+            || starts(bytes, position, b"</")
+            || starts(bytes, position, b"<?")
+        {
             position += 1;
             while at(bytes, position)? != b'>' {
                 position += 1;
@@ -272,5 +284,9 @@ pub fn xml(bytes: &[u8]) -> Option<&'static Encoding> {
         return None;
     }
     let encoding = Encoding::for_label(potential)?;
-    Some(if encoding == UTF_16BE || encoding == UTF_16LE { UTF_8 } else { encoding })
+    Some(if encoding == UTF_16BE || encoding == UTF_16LE {
+        UTF_8
+    } else {
+        encoding
+    })
 }

@@ -15,12 +15,12 @@ use simdenc::io::{
 };
 use simdenc::{DecoderResult, Encoding};
 
+use crate::detect::{Kind, SniffPlan, markup_of, sniff_reader};
 use crate::errors::{Failure, hex};
 use crate::files::{self, FileId, Input, OutputFile};
-use crate::detect::{Kind, SniffPlan, markup_of, sniff_reader};
 use crate::report::{Counting, CountingWriter, Progress, Totals};
-use simdenc::sniff::{Markup, Sniffed};
 use crate::{BomArg, ConvertArgs, ErrorsArg, labels, pieces};
+use simdenc::sniff::{Markup, Sniffed};
 
 /// What the output is written as.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -353,16 +353,28 @@ pub fn convert_file<W: Write>(
     let Some(head) = read_head(&mut file, Some(path), plan).map_err(ConvError::Read)? else {
         return convert_whole_file(path, file, size, output, plan, progress);
     };
-    let plan = &Plan { from: head.from(plan), ..*plan };
+    let plan = &Plan {
+        from: head.from(plan),
+        ..*plan
+    };
     let rewritten = rewrite_declaration(&head, plan);
     let Some(new_head) = rewritten else {
         file.seek(SeekFrom::Start(0)).map_err(ConvError::Read)?;
         let (output, outcome) = convert_whole_file(path, file, size, output, plan, progress)?;
-        return Ok((output, Outcome { decision: head.decision, ..outcome }));
+        return Ok((
+            output,
+            Outcome {
+                decision: head.decision,
+                ..outcome
+            },
+        ));
     };
     // The file is positioned just after the head: the rewritten head, then the rest.
     progress.add_bytes(head.bytes.len() as u64);
-    let input = io::Cursor::new(&new_head[..]).chain(Counting { inner: file, progress });
+    let input = io::Cursor::new(&new_head[..]).chain(Counting {
+        inner: file,
+        progress,
+    });
     let delta = new_head.len() as i64 - head.bytes.len() as i64;
     let (output, outcome) = stream(input, output, plan, plan.from, plan.bom).map_err(|e| match e {
         ConvError::Malformed(bad) => ConvError::Malformed(BadInput {
@@ -373,7 +385,15 @@ pub fn convert_file<W: Write>(
         other => locate_in_file(other, path, 0, plan, plan.from, plan.bom),
     })?;
     let bytes_in = outcome.bytes_in.saturating_add_signed(-delta);
-    Ok((output, Outcome { bytes_in, decision: head.decision, rewritten: true, ..outcome }))
+    Ok((
+        output,
+        Outcome {
+            bytes_in,
+            decision: head.decision,
+            rewritten: true,
+            ..outcome
+        },
+    ))
 }
 
 fn convert_whole_file<W: Write>(
@@ -418,15 +438,25 @@ impl Head {
 pub fn read_head<R: Read>(input: R, path: Option<&Path>, plan: &Plan) -> io::Result<Option<Head>> {
     if let Some(auto) = &plan.auto {
         let (decision, markup, bytes) = sniff_reader(input, path, auto)?;
-        return Ok(Some(Head { bytes, markup, decision: Some(decision) }));
+        return Ok(Some(Head {
+            bytes,
+            markup,
+            decision: Some(decision),
+        }));
     }
     if !plan.rewrite_declaration || plan.kind == Kind::Text {
         return Ok(None);
     }
     let mut bytes = Vec::with_capacity(simdenc::sniff::PRESCAN_BYTES);
-    input.take(simdenc::sniff::PRESCAN_BYTES as u64).read_to_end(&mut bytes)?;
+    input
+        .take(simdenc::sniff::PRESCAN_BYTES as u64)
+        .read_to_end(&mut bytes)?;
     let markup = markup_of(plan.kind, path, &bytes);
-    Ok(Some(Head { bytes, markup, decision: None }))
+    Ok(Some(Head {
+        bytes,
+        markup,
+        decision: None,
+    }))
 }
 
 /// The head with its declaration naming the target encoding, when it is HTML, declares an
@@ -438,7 +468,11 @@ pub fn rewrite_declaration(head: &Head, plan: &Plan) -> Option<Vec<u8>> {
         return None;
     }
     let from = plan.from;
-    if from == simdenc::UTF_16LE || from == simdenc::UTF_16BE || from == simdenc::ISO_2022_JP || from == simdenc::REPLACEMENT {
+    if from == simdenc::UTF_16LE
+        || from == simdenc::UTF_16BE
+        || from == simdenc::ISO_2022_JP
+        || from == simdenc::REPLACEMENT
+    {
         return None;
     }
     let found = simdenc::sniff::declaration(&head.bytes)?;
@@ -593,7 +627,15 @@ pub fn plan(args: &ConvertArgs, threads: usize) -> Result<Plan, Failure> {
             Some(label) => Some(labels::resolve(label, "--http-charset")?),
             None => None,
         };
-        (default, Some(SniffPlan { kind, transport, guess: !args.no_guess, default }))
+        (
+            default,
+            Some(SniffPlan {
+                kind,
+                transport,
+                guess: !args.no_guess,
+                default,
+            }),
+        )
     } else {
         for (given, flag) in [
             (args.default.is_some(), "--default"),
@@ -607,7 +649,9 @@ pub fn plan(args: &ConvertArgs, threads: usize) -> Result<Plan, Failure> {
         (labels::resolve(&args.from, "source")?, None)
     };
     if !(0.0..=1.0).contains(&args.max_replaced) {
-        return Err(Failure::Usage("--max-replaced is a fraction between 0 and 1".into()));
+        return Err(Failure::Usage(
+            "--max-replaced is a fraction between 0 and 1".into(),
+        ));
     }
     // iconv's suffixes, in any order and combination: `//TRANSLIT`, `//IGNORE`.
     let mut parts = args.to.split("//");
@@ -762,7 +806,15 @@ fn to_one_output(
                     path.display()
                 ))
             })?;
-            let result = convert_all(plan, inputs, atomic.file(), &progress, &totals, (reporter, &output_name)).map(drop);
+            let result = convert_all(
+                plan,
+                inputs,
+                atomic.file(),
+                &progress,
+                &totals,
+                (reporter, &output_name),
+            )
+            .map(drop);
             match result {
                 Ok(()) => atomic.commit().map_err(|e| (String::new(), ConvError::Write(e))),
                 Err(e) => Err(e),
@@ -814,13 +866,32 @@ fn convert_all<W: Write>(
         progress.file_done();
         match result {
             Ok(outcome) => {
-                totals.add(outcome.bytes_in, output.written - before, outcome.had_errors, false);
-                reporter.record(&input.display(), output_name, plan, Ok(&outcome), totals, progress);
+                totals.add(
+                    outcome.bytes_in,
+                    output.written - before,
+                    outcome.had_errors,
+                    false,
+                );
+                reporter.record(
+                    &input.display(),
+                    output_name,
+                    plan,
+                    Ok(&outcome),
+                    totals,
+                    progress,
+                );
             }
             Err(e) => {
                 totals.add(0, output.written - before, false, true);
                 let name = input.display();
-                reporter.record(&name, output_name, plan, Err(&e.describe(&name, output_name, plan)), totals, progress);
+                reporter.record(
+                    &name,
+                    output_name,
+                    plan,
+                    Err(&e.describe(&name, output_name, plan)),
+                    totals,
+                    progress,
+                );
                 return Err((name, e));
             }
         }
@@ -834,11 +905,17 @@ fn convert_all<W: Write>(
 
 /// Standard input into `output`, its head read first when the plan needs it.
 fn convert_stdin<W: Write>(output: W, plan: &Plan, progress: &Progress) -> Result<Outcome, ConvError> {
-    let mut stdin = Counting { inner: io::stdin().lock(), progress };
+    let mut stdin = Counting {
+        inner: io::stdin().lock(),
+        progress,
+    };
     let Some(head) = read_head(&mut stdin, None, plan).map_err(ConvError::Read)? else {
         return stream(stdin, output, plan, plan.from, plan.bom).map(|(_, outcome)| outcome);
     };
-    let plan = &Plan { from: head.from(plan), ..*plan };
+    let plan = &Plan {
+        from: head.from(plan),
+        ..*plan
+    };
     let new_head = rewrite_declaration(&head, plan);
     let rewritten = new_head.is_some();
     let first = new_head.unwrap_or_else(|| head.bytes.clone());
@@ -846,7 +923,12 @@ fn convert_stdin<W: Write>(output: W, plan: &Plan, progress: &Progress) -> Resul
     let input = io::Cursor::new(first).chain(stdin);
     let (_, outcome) = stream(input, output, plan, plan.from, plan.bom)?;
     let bytes_in = outcome.bytes_in.saturating_add_signed(-delta);
-    Ok(Outcome { bytes_in, decision: head.decision, rewritten, ..outcome })
+    Ok(Outcome {
+        bytes_in,
+        decision: head.decision,
+        rewritten,
+        ..outcome
+    })
 }
 
 /// What is said of each input beyond the summary: its line in `--report`, a warning when its
@@ -859,12 +941,16 @@ pub struct Reporter {
 impl Reporter {
     pub fn new(args: &ConvertArgs) -> Result<Reporter, Failure> {
         let report = match &args.report {
-            Some(path) => Some(std::sync::Mutex::new(io::BufWriter::new(fs::File::create(path).map_err(
-                |e| Failure::Message(format!("cannot create {}: {e}", path.display())),
-            )?))),
+            Some(path) => Some(std::sync::Mutex::new(io::BufWriter::new(
+                fs::File::create(path)
+                    .map_err(|e| Failure::Message(format!("cannot create {}: {e}", path.display())))?,
+            ))),
             None => None,
         };
-        Ok(Reporter { report, max_replaced: args.max_replaced })
+        Ok(Reporter {
+            report,
+            max_replaced: args.max_replaced,
+        })
     }
 
     /// Records one input's outcome (`Err`: the message of its failure).
@@ -910,7 +996,10 @@ impl Reporter {
                 line.insert("encoding".into(), encoding.name().into());
                 line.insert("source".into(), source.into());
                 let confidence = (confidence * 1e4).round() / 1e4;
-                line.insert("confidence".into(), serde_json::Number::from_f64(confidence).map_or(0.into(), Into::into));
+                line.insert(
+                    "confidence".into(),
+                    serde_json::Number::from_f64(confidence).map_or(0.into(), Into::into),
+                );
                 line.insert("bytes".into(), outcome.bytes_in.into());
                 line.insert("replaced".into(), outcome.replaced.into());
                 line.insert("over_max_replaced".into(), over.into());
@@ -932,7 +1021,8 @@ impl Reporter {
         if let Some(report) = &self.report
             && let Ok(mut file) = report.lock()
         {
-            file.flush().map_err(|e| Failure::Message(format!("cannot write the report: {e}")))?;
+            file.flush()
+                .map_err(|e| Failure::Message(format!("cannot write the report: {e}")))?;
         }
         Ok(())
     }

@@ -52,9 +52,21 @@ pub fn markup_of(kind: Kind, path: Option<&Path>, head: &[u8]) -> Markup {
         _ => {}
     }
     let head = simdenc::Encoding::for_bom(head).map_or(head, |(_, len)| &head[len..]);
-    let start = head.iter().position(|b| !b.is_ascii_whitespace()).unwrap_or(head.len());
+    let start = head
+        .iter()
+        .position(|b| !b.is_ascii_whitespace())
+        .unwrap_or(head.len());
     let head = &head[start..];
-    const STARTS: [&[u8]; 8] = [b"<!doctype html", b"<html", b"<head", b"<meta", b"<body", b"<title", b"<!--", b"<?xml"];
+    const STARTS: [&[u8]; 8] = [
+        b"<!doctype html",
+        b"<html",
+        b"<head",
+        b"<meta",
+        b"<body",
+        b"<title",
+        b"<!--",
+        b"<?xml",
+    ];
     let html = STARTS
         .iter()
         .any(|start| head.len() >= start.len() && head[..start.len()].eq_ignore_ascii_case(start));
@@ -72,7 +84,9 @@ pub struct SniffPlan {
 
 impl SniffPlan {
     fn options(&self, markup: Markup) -> Options {
-        let mut options = Options::new(markup).with_guess(self.guess).with_default(self.default);
+        let mut options = Options::new(markup)
+            .with_guess(self.guess)
+            .with_default(self.default);
         options.transport = self.transport;
         options
     }
@@ -170,7 +184,8 @@ pub fn run(args: &DetectArgs) -> Result<ExitCode, Failure> {
         .num_threads(threads)
         .build()
         .map_err(|e| Failure::Message(format!("cannot start {threads} threads: {e}")))?;
-    let found: Vec<Found> = pool.install(|| inputs.par_iter().map(|input| detect_one(input, &plan)).collect());
+    let found: Vec<Found> =
+        pool.install(|| inputs.par_iter().map(|input| detect_one(input, &plan)).collect());
     let mut out = String::new();
     let mut failed = false;
     for (input, found) in inputs.iter().zip(found) {
@@ -195,7 +210,11 @@ pub fn run(args: &DetectArgs) -> Result<ExitCode, Failure> {
         }
     }
     print_stdout(&out)?;
-    Ok(if failed { ExitCode::from(1) } else { ExitCode::SUCCESS })
+    Ok(if failed {
+        ExitCode::from(1)
+    } else {
+        ExitCode::SUCCESS
+    })
 }
 
 #[cfg(test)]
@@ -209,8 +228,14 @@ mod tests {
         }
         assert_eq!(markup_of(Kind::ByInput, p("a.HTML"), b"plain"), Markup::Html);
         assert_eq!(markup_of(Kind::ByInput, p("a.txt"), b"<html>"), Markup::Text);
-        assert_eq!(markup_of(Kind::ByInput, p("a.dat"), b"\xEF\xBB\xBF \n<!DOCTYPE HTML>"), Markup::Html);
-        assert_eq!(markup_of(Kind::ByInput, None, b"<?xml version='1.0'?>"), Markup::Html);
+        assert_eq!(
+            markup_of(Kind::ByInput, p("a.dat"), b"\xEF\xBB\xBF \n<!DOCTYPE HTML>"),
+            Markup::Html
+        );
+        assert_eq!(
+            markup_of(Kind::ByInput, None, b"<?xml version='1.0'?>"),
+            Markup::Html
+        );
         assert_eq!(markup_of(Kind::ByInput, None, b"hello <html>"), Markup::Text);
         assert_eq!(markup_of(Kind::Text, p("a.html"), b"<html>"), Markup::Text);
         assert_eq!(markup_of(Kind::Html, p("a.txt"), b"x"), Markup::Html);
@@ -218,7 +243,11 @@ mod tests {
 
     #[test]
     fn json_has_the_four_keys() {
-        let sniffed = Sniffed { encoding: simdenc::SHIFT_JIS, source: simdenc::sniff::Source::Meta, confidence: 1.0 };
+        let sniffed = Sniffed {
+            encoding: simdenc::SHIFT_JIS,
+            source: simdenc::sniff::Source::Meta,
+            confidence: 1.0,
+        };
         assert_eq!(
             json_line("dir/a \"b\".html", &sniffed),
             r#"{"file": "dir/a \"b\".html", "encoding": "Shift_JIS", "source": "meta", "confidence": 1.0}"#

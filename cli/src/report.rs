@@ -186,7 +186,10 @@ impl Totals {
         }
         let rewritten = self.rewritten.load(Ordering::Relaxed);
         if rewritten > 0 {
-            line.push_str(&format!(", {rewritten} declaration{} rewritten", if rewritten == 1 { "" } else { "s" }));
+            line.push_str(&format!(
+                ", {rewritten} declaration{} rewritten",
+                if rewritten == 1 { "" } else { "s" }
+            ));
         }
         let over = self.over_replaced.load(Ordering::Relaxed);
         if over > 0 {

@@ -13,7 +13,12 @@ use common::{arg, run, run_in, tempdir};
 /// nothing (the default).
 fn declared_tree(dir: &Path) -> Vec<(&'static str, &'static str, &'static str)> {
     let files: [(&str, &[u8], &str, &str); 7] = [
-        ("sjis.html", b"<!doctype html><meta charset=\"shift_jis\"><p>\x93\xfa\x96\x7b", "Shift_JIS", "meta"),
+        (
+            "sjis.html",
+            b"<!doctype html><meta charset=\"shift_jis\"><p>\x93\xfa\x96\x7b",
+            "Shift_JIS",
+            "meta",
+        ),
         (
             "cyr.htm",
             b"<meta http-equiv=\"Content-Type\" content=\"text/html; charset=windows-1251\">\xcf\xf0\xe8",
@@ -22,7 +27,12 @@ fn declared_tree(dir: &Path) -> Vec<(&'static str, &'static str, &'static str)> 
         ),
         ("bom8.txt", b"\xef\xbb\xbfcaf\xc3\xa9", "UTF-8", "bom"),
         ("bom16.txt", b"\xff\xfeh\0i\0", "UTF-16LE", "bom"),
-        ("decl.xml", b"<?xml version=\"1.0\" encoding=\"euc-kr\"?><r>\xc7\xd1</r>", "EUC-KR", "xml"),
+        (
+            "decl.xml",
+            b"<?xml version=\"1.0\" encoding=\"euc-kr\"?><r>\xc7\xd1</r>",
+            "EUC-KR",
+            "xml",
+        ),
         ("plain.txt", b"plain ASCII", "windows-1252", "default"),
         // Text files are not prescanned: the meta in it is text.
         ("meta.txt", b"<meta charset=gbk>", "windows-1252", "default"),
@@ -30,7 +40,10 @@ fn declared_tree(dir: &Path) -> Vec<(&'static str, &'static str, &'static str)> 
     for (name, bytes, _, _) in &files {
         fs::write(dir.join(name), bytes).unwrap();
     }
-    files.iter().map(|&(name, _, encoding, source)| (name, encoding, source)).collect()
+    files
+        .iter()
+        .map(|&(name, _, encoding, source)| (name, encoding, source))
+        .collect()
 }
 
 #[test]
@@ -80,11 +93,21 @@ fn detect_flags() {
     let one = |args: &[&str]| String::from_utf8(run_in(Some(dir.path()), args, b"").ok()).unwrap();
     // The transport layer wins over a meta, not over a BOM.
     assert_eq!(
-        one(&["detect", "--no-guess", "--http-charset", "gbk", "sjis.html", "bom8.txt"]),
+        one(&[
+            "detect",
+            "--no-guess",
+            "--http-charset",
+            "gbk",
+            "sjis.html",
+            "bom8.txt"
+        ]),
         "sjis.html: GBK (http, confidence 1.00)\nbom8.txt: UTF-8 (bom, confidence 1.00)\n"
     );
     // --html prescans a .txt; --text does not prescan a .html.
-    assert_eq!(one(&["detect", "--no-guess", "--html", "meta.txt"]), "meta.txt: GBK (meta, confidence 1.00)\n");
+    assert_eq!(
+        one(&["detect", "--no-guess", "--html", "meta.txt"]),
+        "meta.txt: GBK (meta, confidence 1.00)\n"
+    );
     assert_eq!(
         one(&["detect", "--no-guess", "--text", "sjis.html"]),
         "sjis.html: windows-1252 (default, confidence 0.00)\n"
@@ -99,7 +122,11 @@ fn detect_flags() {
     // Unknown labels are refused; a missing file is reported with status 1.
     assert_eq!(run(&["detect", "--default", "bogus"], b"").status, 2);
     assert_eq!(run(&["detect", "--http-charset", "bogus"], b"").status, 2);
-    let out = run_in(Some(dir.path()), &["detect", "--no-guess", "plain.txt", "missing.txt"], b"");
+    let out = run_in(
+        Some(dir.path()),
+        &["detect", "--no-guess", "plain.txt", "missing.txt"],
+        b"",
+    );
     assert_eq!(out.status, 1);
     assert!(out.stderr.contains("missing.txt"), "{}", out.stderr);
 }
@@ -112,19 +139,36 @@ fn convert_auto_decodes_each_file_by_its_own_decision_and_rewrites_declarations(
     let report = dir.path().join("report.jsonl");
     let out = run_in(
         Some(dir.path()),
-        &["convert", "-f", "auto", "--no-guess", "-r", "--out-dir", arg(&out_dir), "--report", arg(&report), "."],
+        &[
+            "convert",
+            "-f",
+            "auto",
+            "--no-guess",
+            "-r",
+            "--out-dir",
+            arg(&out_dir),
+            "--report",
+            arg(&report),
+            ".",
+        ],
         b"",
     );
     assert_eq!(out.status, 0, "{}", out.stderr);
     let read = |name: &str| String::from_utf8(fs::read(out_dir.join(name)).unwrap()).unwrap();
-    assert_eq!(read("sjis.html"), "<!doctype html><meta charset=\"UTF-8\"><p>日本");
+    assert_eq!(
+        read("sjis.html"),
+        "<!doctype html><meta charset=\"UTF-8\"><p>日本"
+    );
     assert_eq!(
         read("cyr.htm"),
         "<meta http-equiv=\"Content-Type\" content=\"text/html; charset=UTF-8\">При"
     );
     assert_eq!(read("bom8.txt"), "café");
     assert_eq!(read("bom16.txt"), "hi");
-    assert_eq!(read("decl.xml"), "<?xml version=\"1.0\" encoding=\"UTF-8\"?><r>한</r>");
+    assert_eq!(
+        read("decl.xml"),
+        "<?xml version=\"1.0\" encoding=\"UTF-8\"?><r>한</r>"
+    );
     assert_eq!(read("meta.txt"), "<meta charset=gbk>");
     // The summary counts the encodings; the report has one line per file.
     assert!(out.stderr.contains("3 declarations rewritten"), "{}", out.stderr);
@@ -132,7 +176,10 @@ fn convert_auto_decodes_each_file_by_its_own_decision_and_rewrites_declarations(
     let lines = fs::read_to_string(&report).unwrap();
     let lines: Vec<serde_json::Value> = lines.lines().map(|l| serde_json::from_str(l).unwrap()).collect();
     assert_eq!(lines.len(), 7);
-    let sjis = lines.iter().find(|l| l["file"].as_str().unwrap().ends_with("sjis.html")).unwrap();
+    let sjis = lines
+        .iter()
+        .find(|l| l["file"].as_str().unwrap().ends_with("sjis.html"))
+        .unwrap();
     assert_eq!(sjis["encoding"], "Shift_JIS");
     assert_eq!(sjis["source"], "meta");
     assert_eq!(sjis["declaration_rewritten"], true);
@@ -145,11 +192,21 @@ fn declarations_rewritten_with_a_given_encoding_and_kept_on_request() {
     declared_tree(dir.path());
     let page = arg(&dir.path().join("sjis.html")).to_owned();
     let out = run(&["convert", "-f", "shift_jis", "-t", "euc-jp", &page], b"").ok();
-    assert_eq!(out, b"<!doctype html><meta charset=\"EUC-JP\"><p>\xc6\xfc\xcb\xdc");
+    assert_eq!(
+        out,
+        b"<!doctype html><meta charset=\"EUC-JP\"><p>\xc6\xfc\xcb\xdc"
+    );
     let out = run(&["convert", "-f", "shift_jis", "--keep-declaration", &page], b"").ok();
-    assert_eq!(out, "<!doctype html><meta charset=\"shift_jis\"><p>日本".as_bytes());
+    assert_eq!(
+        out,
+        "<!doctype html><meta charset=\"shift_jis\"><p>日本".as_bytes()
+    );
     // Standard input is HTML by its content.
-    let out = run(&["convert", "-f", "auto", "--no-guess"], b"<html><meta charset=koi8-r>\xf0").ok();
+    let out = run(
+        &["convert", "-f", "auto", "--no-guess"],
+        b"<html><meta charset=koi8-r>\xf0",
+    )
+    .ok();
     assert_eq!(out, "<html><meta charset=UTF-8>П".as_bytes());
     // With a fixed source encoding, the auto-only flags are refused.
     assert_eq!(run(&["convert", "-f", "gbk", "--no-guess"], b"").status, 2);
@@ -159,16 +216,33 @@ fn declarations_rewritten_with_a_given_encoding_and_kept_on_request() {
 fn files_over_max_replaced_are_named() {
     let dir = tempdir();
     // Shift_JIS bytes declared as UTF-8: most of it is malformed.
-    fs::write(dir.path().join("liar.html"), b"<meta charset=utf-8>\x93\xfa\x96\x7b\x8c\xea\x82\xc5\x82\xb7").unwrap();
+    fs::write(
+        dir.path().join("liar.html"),
+        b"<meta charset=utf-8>\x93\xfa\x96\x7b\x8c\xea\x82\xc5\x82\xb7",
+    )
+    .unwrap();
     fs::write(dir.path().join("fine.html"), b"<meta charset=utf-8>ok").unwrap();
-    let out = run_in(Some(dir.path()), &["convert", "-f", "auto", "--no-guess", "liar.html", "fine.html"], b"");
+    let out = run_in(
+        Some(dir.path()),
+        &["convert", "-f", "auto", "--no-guess", "liar.html", "fine.html"],
+        b"",
+    );
     assert_eq!(out.status, 0);
     assert!(out.stderr.contains("liar.html: 6 U+FFFD"), "{}", out.stderr);
     assert!(!out.stderr.contains("fine.html:"), "{}", out.stderr);
     assert!(out.stderr.contains("1 over --max-replaced"), "{}", out.stderr);
     let out = run_in(
         Some(dir.path()),
-        &["convert", "-f", "auto", "--no-guess", "--max-replaced", "1", "liar.html", "fine.html"],
+        &[
+            "convert",
+            "-f",
+            "auto",
+            "--no-guess",
+            "--max-replaced",
+            "1",
+            "liar.html",
+            "fine.html",
+        ],
         b"",
     );
     assert!(!out.stderr.contains("liar.html:"), "{}", out.stderr);
