@@ -58,6 +58,8 @@ extern crate alloc;
 mod codecs;
 pub mod cpu;
 mod decoder;
+#[cfg(feature = "alloc")]
+pub mod detect;
 mod encoder;
 mod encoding;
 pub mod http;
