@@ -1,6 +1,7 @@
 //! Knowing the encoding of a document: the HTML Standard's "determining the character
 //! encoding" (the encoding sniffing algorithm of its parsing section, 13.2.3.2), with the
-//! frequency-analysis guess of [`crate::detect`] as its step "autodetect".
+//! frequency-analysis guess of [`crate::detect`] as its step "autodetect" (with the `alloc`
+//! feature; without it there is no step 8).
 //!
 //! [`determine`] runs the algorithm over a whole input and says where its answer came from
 //! ([`Source`]): a byte order mark, the transport layer (an HTTP `Content-Type` charset), a
@@ -47,12 +48,13 @@ use core::fmt;
 use core::ops::Range;
 
 /// What kind of document the bytes are: it decides whether the prescan runs and how the
-/// frequency analysis reads the bytes (markup skipped for HTML).
+/// frequency analysis reads the bytes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Markup {
-    /// Plain text: no prescan; every byte counts for the guess.
+    /// Plain text: no prescan; every byte is scored by the guess.
     Text,
-    /// HTML: the prescan runs; tags and comments are skipped by the guess.
+    /// HTML (or XML): the prescan runs; tags, comments and character references are skipped
+    /// when the guess scores the bytes.
     Html,
 }
 
@@ -289,9 +291,21 @@ fn undeclared(bytes: &[u8], options: &Options) -> Sniffed {
     // 6. and 7. (A parent document's encoding, a remembered one: no input here.)
     // 8. The user agent may attempt to autodetect the character encoding from applying
     //    frequency analysis or other algorithms to the data stream.
+    #[cfg(not(feature = "alloc"))]
+    let _ = bytes;
     if options.guess {
-        // TEMP-DETECT
-        let _ = bytes;
+        #[cfg(feature = "alloc")]
+        {
+            let guess = crate::detect::guess(bytes, options.markup);
+            // Confidence 0: nothing to decide on (no byte above 0x7F); the default is as good.
+            if guess.confidence > 0.0 {
+                return Sniffed {
+                    encoding: guess.encoding,
+                    source: Source::Guess,
+                    confidence: guess.confidence,
+                };
+            }
+        }
     }
     // 9. Otherwise, return an implementation-defined or user-specified default character
     //    encoding, with the confidence tentative.

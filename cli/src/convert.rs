@@ -350,7 +350,19 @@ pub fn convert_file<W: Write>(
     plan: &Plan,
     progress: &Progress,
 ) -> Result<(W, Outcome), ConvError> {
-    let Some(head) = read_head(&mut file, Some(path), plan).map_err(ConvError::Read)? else {
+    if plan.auto.is_some() || plan.rewrite_declaration {
+        let regular = file.metadata().is_ok_and(|m| m.is_file());
+        if !regular {
+            // A FIFO or a character device: read once, the head kept in memory.
+            let input = Counting {
+                inner: file,
+                progress,
+            };
+            return convert_unseekable(input, Some(path), output, plan)
+                .map_err(|e| locate_in_file(e, path, 0, plan, plan.from, plan.bom));
+        }
+    }
+    let Some(head) = read_head(&mut file, Some(path), plan, true).map_err(ConvError::Read)? else {
         return convert_whole_file(path, file, size, output, plan, progress);
     };
     let plan = &Plan {
@@ -369,7 +381,9 @@ pub fn convert_file<W: Write>(
             },
         ));
     };
-    // The file is positioned just after the head: the rewritten head, then the rest.
+    // The rewritten head, then the rest of the file.
+    file.seek(SeekFrom::Start(head.bytes.len() as u64))
+        .map_err(ConvError::Read)?;
     progress.add_bytes(head.bytes.len() as u64);
     let input = io::Cursor::new(&new_head[..]).chain(Counting {
         inner: file,
@@ -435,9 +449,15 @@ impl Head {
 
 /// Reads the head of `input` when the plan needs it: `None` when it does not (a fixed source
 /// encoding and no declaration to rewrite).
-pub fn read_head<R: Read>(input: R, path: Option<&Path>, plan: &Plan) -> io::Result<Option<Head>> {
+/// `whole`: the input is a file that the caller rewinds, which a guess may read to its end.
+pub fn read_head<R: Read>(
+    input: R,
+    path: Option<&Path>,
+    plan: &Plan,
+    whole: bool,
+) -> io::Result<Option<Head>> {
     if let Some(auto) = &plan.auto {
-        let (decision, markup, bytes) = sniff_reader(input, path, auto)?;
+        let (decision, markup, bytes) = sniff_reader(input, path, auto, whole)?;
         return Ok(Some(Head {
             bytes,
             markup,
@@ -905,12 +925,23 @@ fn convert_all<W: Write>(
 
 /// Standard input into `output`, its head read first when the plan needs it.
 fn convert_stdin<W: Write>(output: W, plan: &Plan, progress: &Progress) -> Result<Outcome, ConvError> {
-    let mut stdin = Counting {
+    let stdin = Counting {
         inner: io::stdin().lock(),
         progress,
     };
-    let Some(head) = read_head(&mut stdin, None, plan).map_err(ConvError::Read)? else {
-        return stream(stdin, output, plan, plan.from, plan.bom).map(|(_, outcome)| outcome);
+    convert_unseekable(stdin, None, output, plan).map(|(_, outcome)| outcome)
+}
+
+/// An input read once (standard input, a FIFO): its head is read and kept, then decoded before
+/// the rest.
+fn convert_unseekable<R: Read, W: Write>(
+    mut input: R,
+    path: Option<&Path>,
+    output: W,
+    plan: &Plan,
+) -> Result<(W, Outcome), ConvError> {
+    let Some(head) = read_head(&mut input, path, plan, false).map_err(ConvError::Read)? else {
+        return stream(input, output, plan, plan.from, plan.bom);
     };
     let plan = &Plan {
         from: head.from(plan),
@@ -920,15 +951,18 @@ fn convert_stdin<W: Write>(output: W, plan: &Plan, progress: &Progress) -> Resul
     let rewritten = new_head.is_some();
     let first = new_head.unwrap_or_else(|| head.bytes.clone());
     let delta = first.len() as i64 - head.bytes.len() as i64;
-    let input = io::Cursor::new(first).chain(stdin);
-    let (_, outcome) = stream(input, output, plan, plan.from, plan.bom)?;
+    let input = io::Cursor::new(first).chain(input);
+    let (output, outcome) = stream(input, output, plan, plan.from, plan.bom)?;
     let bytes_in = outcome.bytes_in.saturating_add_signed(-delta);
-    Ok(Outcome {
-        bytes_in,
-        decision: head.decision,
-        rewritten,
-        ..outcome
-    })
+    Ok((
+        output,
+        Outcome {
+            bytes_in,
+            decision: head.decision,
+            rewritten,
+            ..outcome
+        },
+    ))
 }
 
 /// What is said of each input beyond the summary: its line in `--report`, a warning when its

@@ -7,7 +7,8 @@ use std::path::Path;
 use std::process::ExitCode;
 
 use rayon::prelude::*;
-use simdenc::sniff::{Markup, Options, Sniffed, Sniffer};
+use simdenc::detect::Detector;
+use simdenc::sniff::{Markup, Options, Sniffed, Sniffer, Source};
 
 use crate::errors::{Failure, print_stdout};
 use crate::files::{self, Input};
@@ -96,36 +97,73 @@ impl SniffPlan {
 const READ_SIZE: usize = 16 * 1024;
 
 /// Reads `input` until the sniffer decides (or the input ends): the decision, the markup it
-/// was made for, and the bytes read, which the caller decodes before the rest.
+/// was made for, and the bytes read before the declared steps decided, which the caller decodes
+/// before the rest. With `whole` (a file the caller can rewind), a guess reads all of the input
+/// (its UTF-8 check runs to the end; only a bounded prefix is scored), leaving it at its end;
+/// otherwise the guess sees the first `simdenc::sniff::GUESS_BYTES`, all of them kept.
 pub fn sniff_reader<R: Read>(
     mut input: R,
     path: Option<&Path>,
     plan: &SniffPlan,
+    whole: bool,
 ) -> io::Result<(Sniffed, Markup, Vec<u8>)> {
-    let mut head = vec![0u8; READ_SIZE];
+    let mut chunk = vec![0u8; READ_SIZE];
     let mut filled = 0;
     // The kind is decided on the first bytes (enough for the content rules).
     while filled < 64 {
-        match input.read(&mut head[filled..]) {
+        match input.read(&mut chunk[filled..]) {
             Ok(0) => break,
             Ok(n) => filled += n,
             Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
             Err(e) => return Err(e),
         }
     }
-    let markup = markup_of(plan.kind, path, &head[..filled]);
-    let mut sniffer = Sniffer::new(plan.options(markup));
-    let mut decided = sniffer.feed(&head[..filled]);
+    let markup = markup_of(plan.kind, path, &chunk[..filled]);
+    let mut options = plan.options(markup);
+    if whole {
+        options.guess = false;
+    }
+    let mut sniffer = Sniffer::new(options);
+    let mut decided = sniffer.feed(&chunk[..filled]);
     while decided.is_none() {
-        match input.read(&mut head) {
-            Ok(0) => break,
-            Ok(n) => decided = sniffer.feed(&head[..n]),
-            Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
-            Err(e) => return Err(e),
+        match read_some(&mut input, &mut chunk)? {
+            0 => break,
+            n => decided = sniffer.feed(&chunk[..n]),
         }
     }
     let decided = decided.unwrap_or_else(|| sniffer.finish());
-    Ok((decided, markup, sniffer.buffered().to_vec()))
+    let buffered = sniffer.buffered().to_vec();
+    if !(whole && plan.guess && decided.source == Source::Default) {
+        return Ok((decided, markup, buffered));
+    }
+    let mut detector = Detector::new(markup);
+    detector.feed(&buffered);
+    loop {
+        match read_some(&mut input, &mut chunk)? {
+            0 => break,
+            n => detector.feed(&chunk[..n]),
+        }
+    }
+    let guess = detector.guess();
+    let decided = if guess.confidence > 0.0 {
+        Sniffed {
+            encoding: guess.encoding,
+            source: Source::Guess,
+            confidence: guess.confidence,
+        }
+    } else {
+        decided
+    };
+    Ok((decided, markup, buffered))
+}
+
+fn read_some<R: Read>(input: &mut R, buf: &mut [u8]) -> io::Result<usize> {
+    loop {
+        match input.read(buf) {
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+            r => return r,
+        }
+    }
 }
 
 /// One input's decision, or why there is none.
@@ -136,9 +174,9 @@ enum Found {
 
 fn detect_one(input: &Input, plan: &SniffPlan) -> Found {
     let result = match input {
-        Input::Stdin => sniff_reader(io::stdin().lock(), None, plan),
+        Input::Stdin => sniff_reader(io::stdin().lock(), None, plan, false),
         Input::File { path, .. } => match files::open(path) {
-            Ok((file, _)) => sniff_reader(file, Some(path), plan),
+            Ok((file, meta)) => sniff_reader(file, Some(path), plan, meta.is_file()),
             Err(message) => return Found::Unreadable(message),
         },
     };

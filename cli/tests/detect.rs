@@ -248,3 +248,75 @@ fn files_over_max_replaced_are_named() {
     assert!(!out.stderr.contains("liar.html:"), "{}", out.stderr);
     assert_eq!(run(&["convert", "--max-replaced", "2"], b"").status, 2);
 }
+
+/// The tree a new user converts: legacy text files of many languages without any declaration,
+/// UTF-8, UTF-16 with a BOM. Every output must be the original text (the issue's 24-file tree
+/// gave 19 mojibake outputs with a fixed -f).
+#[test]
+fn convert_auto_on_a_mixed_tree_of_undeclared_files() {
+    let dir = tempdir();
+    let tree = dir.path().join("tree");
+    fs::create_dir(&tree).unwrap();
+    let corpus = common::repo().join("data/corpus/wikipedia");
+    let cases: &[(&str, &'static simdenc::Encoding)] = &[
+        ("ja", simdenc::SHIFT_JIS),
+        ("ja", simdenc::EUC_JP),
+        ("zh_cn", simdenc::GBK),
+        ("zh_tw", simdenc::BIG5),
+        ("ko", simdenc::EUC_KR),
+        ("ru", simdenc::WINDOWS_1251),
+        ("ru", simdenc::KOI8_R),
+        ("el", simdenc::WINDOWS_1253),
+        ("he", simdenc::WINDOWS_1255),
+        ("ar", simdenc::WINDOWS_1256),
+        ("tr", simdenc::WINDOWS_1254),
+        ("th", simdenc::WINDOWS_874),
+        ("cs", simdenc::WINDOWS_1250),
+        ("de", simdenc::WINDOWS_1252),
+        ("fr", simdenc::UTF_8),
+        ("vi", simdenc::UTF_8),
+    ];
+    let mut expected = Vec::new();
+    for (i, (lang, encoding)) in cases.iter().enumerate() {
+        let text = fs::read_to_string(corpus.join(format!("{lang}.txt"))).unwrap();
+        // About 3 KB of text, cut where the encoding can write every character.
+        let text: String = text.chars().skip(200).take(1500).collect();
+        let (bytes, _, unmappable) = encoding.encode(&text);
+        let bytes = bytes.into_owned();
+        let text = if unmappable {
+            encoding.decode_without_bom_handling(&bytes).0.into_owned()
+        } else {
+            text
+        };
+        let name = format!("{i:02}-{lang}.txt");
+        fs::write(tree.join(&name), &bytes).unwrap();
+        expected.push((name, text, encoding.name()));
+    }
+    let out_dir = dir.path().join("out");
+    let report = dir.path().join("report.jsonl");
+    let out = run(
+        &[
+            "convert",
+            "-f",
+            "auto",
+            "-r",
+            "--out-dir",
+            arg(&out_dir),
+            "--report",
+            arg(&report),
+            arg(&tree),
+        ],
+        b"",
+    );
+    assert_eq!(out.status, 0, "{}", out.stderr);
+    let report = fs::read_to_string(&report).unwrap();
+    let mut wrong = Vec::new();
+    for (name, text, encoding) in &expected {
+        let got = fs::read_to_string(out_dir.join(name)).unwrap();
+        if got != *text {
+            let line = report.lines().find(|l| l.contains(name.as_str())).unwrap_or("");
+            wrong.push(format!("{name} ({encoding}): {line}"));
+        }
+    }
+    assert!(wrong.is_empty(), "mojibake:\n{}", wrong.join("\n"));
+}

@@ -90,14 +90,7 @@ mod score;
 use crate::Encoding;
 use alloc::vec::Vec;
 
-/// What the bytes are: plain text, or HTML whose markup the detector skips.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Markup {
-    /// Plain text: every byte is scored.
-    Text,
-    /// HTML (or XML): tags, comments and character references are skipped when scoring.
-    Html,
-}
+pub use crate::sniff::Markup;
 
 /// The detector's answer.
 ///
@@ -269,16 +262,26 @@ impl Detector {
         }
         if self.raw_non_ascii == 0 {
             if self.iso2022 {
-                return Guess { encoding: crate::ISO_2022_JP, confidence: 0.99 };
+                return Guess {
+                    encoding: crate::ISO_2022_JP,
+                    confidence: 0.99,
+                };
             }
-            return Guess { encoding: crate::WINDOWS_1252, confidence: 0.0 };
+            return Guess {
+                encoding: crate::WINDOWS_1252,
+                confidence: 0.0,
+            };
         }
         if self.utf8_ok {
             // Each further two-byte sequence makes an accidental UTF-8 reading of legacy
             // text less likely.
             let n = self.raw_non_ascii.min(64) as i32;
-            let confidence = 1.0 - 0.5 * 0.6f32.powi(n);
-            return Guess { encoding: crate::UTF_8, confidence };
+            // 0.6^n by multiplication: `powi` needs std.
+            let confidence = 1.0 - 0.5 * (0..n).fold(1.0f32, |p, _| p * 0.6);
+            return Guess {
+                encoding: crate::UTF_8,
+                confidence,
+            };
         }
         score::legacy(&self.text)
     }

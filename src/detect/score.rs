@@ -41,7 +41,10 @@ pub(super) fn utf16(head: &[u8]) -> Option<Guess> {
     if bad * 20 > units || good * 10 < units * 8 {
         return None;
     }
-    Some(Guess { encoding, confidence: if bad == 0 { 0.99 } else { 0.9 } })
+    Some(Guess {
+        encoding,
+        confidence: if bad == 0 { 0.99 } else { 0.9 },
+    })
 }
 
 /// (plausible units, impossible units, units) of `bytes` read as UTF-16.
@@ -124,7 +127,11 @@ pub(super) fn legacy(text: &[u8]) -> Guess {
         let mut cost = m.prior;
         for &b in present {
             let class = m.classes[usize::from(b)];
-            let c = if class == 255 { BAD } else { u32::from(m.lang.unigram[usize::from(class)]) };
+            let c = if class == 255 {
+                BAD
+            } else {
+                u32::from(m.lang.unigram[usize::from(class)])
+            };
             cost += c * hist[usize::from(b)];
         }
         insert_best(&mut best, (cost, i));
@@ -146,7 +153,11 @@ pub(super) fn legacy(text: &[u8]) -> Guess {
     cjk[3] = (euc_jp_cost(text, &CJK_EUC_JP), crate::EUC_JP);
     cjk[4] = (shift_jis_cost(text, &CJK_SHIFT_JIS), crate::SHIFT_JIS);
 
-    let (best_cost, encoding) = results.iter().copied().min_by_key(|r| r.0).unwrap_or((0, crate::WINDOWS_1252));
+    let (best_cost, encoding) = results
+        .iter()
+        .copied()
+        .min_by_key(|r| r.0)
+        .unwrap_or((0, crate::WINDOWS_1252));
     // Confidence: the best encoding's share of the tempered likelihoods, each other
     // encoding counted once (at its best cost).
     let mut others = 0.0f32;
@@ -159,7 +170,10 @@ pub(super) fn legacy(text: &[u8]) -> Guess {
             others += exp_neg(d);
         }
     }
-    Guess { encoding, confidence: 1.0 / (1.0 + others) }
+    Guess {
+        encoding,
+        confidence: 1.0 / (1.0 + others),
+    }
 }
 
 /// `e^-x` for `x >= 0` (core has no `exp`): by halving into `[0, 1/16)` and a Taylor series.
