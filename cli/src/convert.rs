@@ -850,8 +850,20 @@ fn to_one_output(
         }
         Err((input, e)) => Some(e.describe(&input, &output_name, plan)),
     };
-    if !quiet && inputs.len() > 1 {
-        progress.println(&format!("simdenc: {}", totals.summary(started)));
+    // One input: the summary only for a person watching (standard error a terminal), so that
+    // scripts and pipes see nothing new.
+    if !quiet && (inputs.len() > 1 || std::io::IsTerminal::is_terminal(&io::stderr())) {
+        let line = if inputs.len() == 1 {
+            format!(
+                "{} → {}: {}",
+                source_name(plan, &totals),
+                target_name(plan),
+                totals.summary(started)
+            )
+        } else {
+            totals.summary(started)
+        };
+        progress.println(&format!("simdenc: {line}"));
     }
     match failure {
         Some(message) => Err(Failure::Message(message)),
@@ -1015,6 +1027,7 @@ impl Reporter {
                 if outcome.rewritten {
                     totals.rewritten.fetch_add(1, Relaxed);
                 }
+                totals.replaced.fetch_add(outcome.replaced, Relaxed);
                 let over = outcome.replaced > 0
                     && outcome.replaced as f64 > self.max_replaced * outcome.bytes_in.max(1) as f64;
                 if over {
@@ -1059,6 +1072,27 @@ impl Reporter {
                 .map_err(|e| Failure::Message(format!("cannot write the report: {e}")))?;
         }
         Ok(())
+    }
+}
+
+/// The source encoding as the summary names it: the one given, or the one `-f auto` decided.
+fn source_name(plan: &Plan, totals: &Totals) -> String {
+    let decided = totals
+        .encodings
+        .lock()
+        .ok()
+        .and_then(|map| map.keys().next().copied());
+    match (&plan.auto, decided) {
+        (Some(_), Some(name)) => name.to_owned(),
+        _ => plan.from.name().to_owned(),
+    }
+}
+
+fn target_name(plan: &Plan) -> &'static str {
+    match plan.target {
+        Target::Encode(encoding) => encoding.name(),
+        Target::Utf16 { big_endian: false } => "UTF-16LE",
+        Target::Utf16 { big_endian: true } => "UTF-16BE",
     }
 }
 

@@ -143,6 +143,8 @@ pub struct Totals {
     pub rewritten: AtomicU64,
     /// Inputs over `--max-replaced`.
     pub over_replaced: AtomicU64,
+    /// U+FFFD written from the first malformed sequence of each input on.
+    pub replaced: AtomicU64,
 }
 
 impl Totals {
@@ -183,6 +185,10 @@ impl Totals {
         let with_errors = self.with_errors.load(Ordering::Relaxed);
         if with_errors > 0 {
             line.push_str(&format!(", {with_errors} with replaced or omitted errors"));
+        }
+        let replaced = self.replaced.load(Ordering::Relaxed);
+        if replaced > 0 {
+            line.push_str(&format!(", {replaced} U+FFFD"));
         }
         let rewritten = self.rewritten.load(Ordering::Relaxed);
         if rewritten > 0 {

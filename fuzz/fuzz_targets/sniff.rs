@@ -2,8 +2,9 @@
 //! `tests/sniff_reference.rs` (the same file `tests/sniff.rs` uses): `prescan`, `declaration`
 //! (its label names the encoding found), `meta_content_charset` and `xml_encoding` on any
 //! bytes; `determine` and the streaming `Sniffer` (cut at the places the first byte gives) give
-//! the same answer; and nothing is slower than linear: the input repeated 64 times (about 64 KiB
-//! or more) must run through `determine` within a generous bound per byte.
+//! the same answer; and nothing is slower than linear: for one input in eight (by its first
+//! byte), the input repeated to 64 KiB or more must run through `determine` within a generous
+//! bound per byte.
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
@@ -73,7 +74,7 @@ fuzz_target!(|data: &[u8]| {
 
     // Linear time: 64 copies of the input, through the whole algorithm (the XML declaration and
     // the guess read past the prescan's 1024 bytes).
-    if !input.is_empty() {
+    if !input.is_empty() && cut % 8 == 1 {
         let big = input.repeat(64.max(65_536 / input.len()));
         let options = Options::new(Markup::Html);
         let start = Instant::now();
