@@ -76,6 +76,7 @@ mod results;
 mod serde_impls;
 #[allow(unsafe_code)]
 mod simd;
+pub mod sniff;
 #[cfg(feature = "std")]
 pub mod spec;
 mod tables;

@@ -97,21 +97,17 @@ mod score;
 use crate::Encoding;
 use alloc::vec::Vec;
 
-/// What the bytes are: plain text, or HTML whose markup the detector skips.
+/// What the bytes are (shared with [`crate::sniff`]): with [`Markup::Html`] the detector skips
+/// markup when scoring.
 ///
 /// ```
 /// use simdenc::detect::{guess, Markup};
 /// // Only the text between the tags is scored.
-/// let (page, _, _) = simdenc::WINDOWS_1253.encode("<html><body><p>Η Αθήνα είναι η πρωτεύουσα της Ελλάδας.</p></body></html>");
+/// let (page, _, _) = simdenc::WINDOWS_1253
+///     .encode("<html><body><p>Η Αθήνα είναι η πρωτεύουσα της Ελλάδας.</p></body></html>");
 /// assert_eq!(guess(&page, Markup::Html).encoding, simdenc::WINDOWS_1253);
 /// ```
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Markup {
-    /// Plain text: every byte is scored.
-    Text,
-    /// HTML (or XML): tags, comments and character references are skipped when scoring.
-    Html,
-}
+pub use crate::sniff::Markup;
 
 /// The detector's answer.
 ///
