@@ -178,6 +178,7 @@ def is_letter(c):
 
 
 SCALE = 4.0  # model units per natural-log unit (i.e. a unit is a quarter of a nat)
+BAD = 60  # cost of a control character or unmapped byte (15 nats)
 
 
 def q(logp, lo=0, hi=255):
@@ -370,6 +371,24 @@ def generate():
     for enc, lang, ident in sb:
         out.append("    SbModel { encoding: &crate::%s_INIT, lang: &LANG_%s, classes: &CLASSES_%s, prior: %d },\n"
                    % (enc.upper().replace("-", "_"), lang.upper(), ident, PRIOR[enc]))
+    out.append("];\n\n")
+    # The unigram costs by byte, transposed (a row per byte 0x80..=0xFF, a column per
+    # candidate), so that the detector adds a byte's count times its row to all candidates
+    # at once.
+    out.append("/// Cost of an unmapped byte or a control character (15 nats).\npub(super) const BAD: u32 = %d;\n\n" % BAD)
+    out.append("/// `UNIGRAM_BY_BYTE[b - 0x80][i]`: the unigram cost of byte `b` in `SINGLE_BYTE[i]`.\n")
+    out.append("pub(super) static UNIGRAM_BY_BYTE: [[u8; %d]; 128] = [\n" % len(sb))
+    unigrams = {lang: cond_table(*lang_model(lang))[1] for lang in SB_LANGS}
+    class_tables = {}
+    for enc, lang, ident in sb:
+        dec = single_byte_decoder(enc)
+        class_tables[ident] = [255 if dec.get(b) is None or 0x80 <= ord(dec[b]) < 0xA0 else class_of(dec[b], langs[lang]) for b in range(0x80, 0x100)]
+    for b in range(128):
+        row = []
+        for enc, lang, ident in sb:
+            c = class_tables[ident][b]
+            row.append(BAD if c == 255 else unigrams[lang][c])
+        out.append("    [" + ", ".join(str(v) for v in row) + "],\n")
     out.append("];\n\n")
 
     # CJK: dense score tables over (lead - 0x81) * 191 + (trail - 0x40).

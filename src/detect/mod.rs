@@ -611,7 +611,8 @@ struct LangModel {
     classes: usize,
     /// `-log P(b | a)` at `a * classes + b`.
     bigram: &'static [u8],
-    /// `-log P(class | not ASCII)`.
+    /// `-log P(class | not ASCII)` (scoring reads it transposed, `model::UNIGRAM_BY_BYTE`).
+    #[cfg_attr(not(test), allow(dead_code))]
     unigram: &'static [u8],
 }
 

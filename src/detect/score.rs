@@ -1,11 +1,11 @@
 //! Scoring the candidates (the module docs, "Models", say what the costs are).
 
-use super::model::{CJK_BIG5, CJK_EUC_JP, CJK_EUC_KR, CJK_GBK, CJK_SHIFT_JIS, SCALE, SINGLE_BYTE};
+use super::model::{
+    BAD, CJK_BIG5, CJK_EUC_JP, CJK_EUC_KR, CJK_GBK, CJK_SHIFT_JIS, SCALE, SINGLE_BYTE, UNIGRAM_BY_BYTE,
+};
 use super::{CjkModel, Guess, SbModel};
 use crate::Encoding;
 
-/// Cost of a control character or unmapped byte (15 nats).
-const BAD: u32 = 60;
 /// Cost of a malformed multi-byte sequence (20 nats).
 const ERR: u32 = 80;
 /// Cost of a half-width katakana (Shift_JIS single byte, EUC-JP `0x8E` pair).
@@ -20,6 +20,8 @@ const RARE: u32 = 40;
 /// frequencies (pointed Hebrew, say) but whose bigrams still fit.
 const BIGRAM_CANDIDATES: usize = 12;
 const UNIGRAM_MARGIN: u32 = 6 * SCALE;
+/// How far above the best cost so far a candidate's bigram scoring stops (30 nats).
+const GIVE_UP: u32 = 30 * SCALE;
 /// Divides cost differences (in model units) for the confidence: tempers the models'
 /// over-confidence (bigram models treat neighbouring bytes as independent evidence).
 const TEMPER: f32 = (4 * SCALE) as f32;
@@ -161,38 +163,43 @@ pub(super) fn legacy_costs(text: &[u8]) -> Costs {
     };
     let present = &present.0[..present.1];
 
-    // Stage 1: unigram costs of every single-byte candidate; keep the best few.
-    let mut best: [(u32, usize); BIGRAM_CANDIDATES] = [(u32::MAX, 0); BIGRAM_CANDIDATES];
-    for (i, m) in SINGLE_BYTE.iter().enumerate() {
-        let mut cost = m.prior;
-        for &b in present {
-            let class = m.classes[usize::from(b)];
-            let c = if class == 255 {
-                BAD
-            } else {
-                u32::from(m.lang.unigram[usize::from(class)])
-            };
-            cost += c * hist[usize::from(b)];
+    // Stage 1: unigram costs of every single-byte candidate (all at once: the compiler
+    // vectorises the inner loop over the candidates); keep the best few.
+    let mut unigram = [0u32; SINGLE_BYTE.len()];
+    for &b in present {
+        let n = hist[usize::from(b)];
+        for (acc, &c) in unigram.iter_mut().zip(UNIGRAM_BY_BYTE[usize::from(b)].iter()) {
+            *acc += u32::from(c) * n;
         }
-        insert_best(&mut best, (cost, i));
+    }
+    let mut best: [(u32, usize); BIGRAM_CANDIDATES] = [(u32::MAX, 0); BIGRAM_CANDIDATES];
+    for (i, (m, &cost)) in SINGLE_BYTE.iter().zip(unigram.iter()).enumerate() {
+        insert_best(&mut best, (m.prior + cost, i));
     }
 
-    // Stage 2: bigram costs of those; the multi-byte candidates.
+    // Stage 2: the multi-byte candidates, then the bigram costs of the single-byte ones, in
+    // the unigram ranking's order, each abandoned once it is `GIVE_UP` above the best cost
+    // so far (its cost is then a lower bound, which only matters to the confidence, by less
+    // than e^-7).
     let mut results: [(u32, &'static Encoding); BIGRAM_CANDIDATES + 5] =
         [(u32::MAX, crate::WINDOWS_1252); BIGRAM_CANDIDATES + 5];
-    let limit = best[0].0.saturating_add(UNIGRAM_MARGIN.max(best[0].0 / 8));
-    for (k, (slot, &(cost, i))) in results.iter_mut().zip(best.iter()).enumerate() {
-        if cost != u32::MAX && (k < 2 || cost <= limit) {
-            let m = &SINGLE_BYTE[i];
-            *slot = (m.prior.saturating_add(bigram_cost(text, m)), m.encoding);
-        }
-    }
     let cjk = &mut results[BIGRAM_CANDIDATES..];
     cjk[0] = gbk_cost(text, &CJK_GBK);
     cjk[1] = (big5_cost(text, &CJK_BIG5), crate::BIG5);
     cjk[2] = (euc_kr_cost(text, &CJK_EUC_KR), crate::EUC_KR);
     cjk[3] = (euc_jp_cost(text, &CJK_EUC_JP), crate::EUC_JP);
     cjk[4] = (shift_jis_cost(text, &CJK_SHIFT_JIS), crate::SHIFT_JIS);
+    let mut best_cost = cjk.iter().map(|r| r.0).min().unwrap_or(u32::MAX);
+    let limit = best[0].0.saturating_add(UNIGRAM_MARGIN.max(best[0].0 / 8));
+    for (k, (slot, &(cost, i))) in results.iter_mut().zip(best.iter()).enumerate() {
+        if cost != u32::MAX && (k < 2 || cost <= limit) {
+            let m = &SINGLE_BYTE[i];
+            let give_up = best_cost.saturating_add(GIVE_UP).saturating_sub(m.prior);
+            let c = m.prior.saturating_add(bigram_cost(text, m, give_up));
+            best_cost = best_cost.min(c);
+            *slot = (c, m.encoding);
+        }
+    }
     results
 }
 
@@ -231,7 +238,7 @@ pub(super) fn single_byte_costs(text: &[u8]) -> alloc::vec::Vec<(u32, u32, &'sta
                 .sum();
             (
                 m.prior + uni,
-                m.prior + bigram_cost(text, m),
+                m.prior + bigram_cost(text, m, u32::MAX),
                 m.encoding.name(),
                 m.lang.name,
             )
@@ -261,7 +268,7 @@ fn insert_best(best: &mut [(u32, usize); BIGRAM_CANDIDATES], item: (u32, usize))
 
 /// The bigram cost of `text` in a single-byte candidate: every pair of adjacent bytes one
 /// of which is above 0x7F.
-fn bigram_cost(text: &[u8], m: &SbModel) -> u32 {
+fn bigram_cost(text: &[u8], m: &SbModel, give_up: u32) -> u32 {
     let n = m.lang.classes;
     let table = m.lang.bigram;
     let class = |b: u8| -> u8 {
@@ -274,18 +281,23 @@ fn bigram_cost(text: &[u8], m: &SbModel) -> u32 {
     let mut cost = 0u32;
     let mut prev_byte = b' ';
     let mut prev = 0u8;
-    for &b in text {
-        let c = class(b);
-        if b >= 0x80 || prev_byte >= 0x80 {
-            if c == 255 {
-                cost += BAD;
-            } else {
-                let a = if prev == 255 { 0 } else { usize::from(prev) };
-                cost += u32::from(table.get(a * n + usize::from(c)).copied().unwrap_or(255));
+    for chunk in text.chunks(64) {
+        for &b in chunk {
+            let c = class(b);
+            if b >= 0x80 || prev_byte >= 0x80 {
+                if c == 255 {
+                    cost += BAD;
+                } else {
+                    let a = if prev == 255 { 0 } else { usize::from(prev) };
+                    cost += u32::from(table.get(a * n + usize::from(c)).copied().unwrap_or(255));
+                }
             }
+            prev = c;
+            prev_byte = b;
         }
-        prev = c;
-        prev_byte = b;
+        if cost > give_up {
+            break;
+        }
     }
     cost
 }

@@ -274,3 +274,26 @@ quickcheck::quickcheck! {
             && guess(s.as_bytes(), Markup::Html).encoding == crate::UTF_8
     }
 }
+
+/// The transposed unigram table is the per-candidate one (classes, then the language's
+/// class costs).
+#[test]
+fn unigram_by_byte_agrees_with_the_models() {
+    for (i, m) in model::SINGLE_BYTE.iter().enumerate() {
+        for b in 0..128 {
+            let class = m.classes[b];
+            let want = if class == 255 {
+                model::BAD
+            } else {
+                u32::from(m.lang.unigram[usize::from(class)])
+            };
+            assert_eq!(
+                u32::from(model::UNIGRAM_BY_BYTE[b][i]),
+                want,
+                "{} {} {b:#x}",
+                m.encoding.name(),
+                m.lang.name
+            );
+        }
+    }
+}
