@@ -27,6 +27,11 @@ pub(crate) trait Dest {
     fn room_for_replacement(&self) -> bool {
         self.room_for('\u{FFFD}')
     }
+    /// Whether an error fits: room for its U+FFFD in replacement mode, always otherwise.
+    #[inline(always)]
+    fn room_for_error(&self, replace: bool) -> bool {
+        !replace || self.room_for_replacement()
+    }
     /// Whether `a` followed by `b` fits.
     fn room_for_two(&self, a: char, b: char) -> bool;
     /// Writes `c`; the caller checked [`Dest::room_for`].

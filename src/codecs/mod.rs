@@ -35,6 +35,7 @@
 //!   `ESC ( B`), if there is room, else `OutputFull`.
 
 pub(crate) mod cursor;
+pub(crate) mod driver;
 #[cfg(test)]
 pub(crate) mod testing;
 
@@ -172,16 +173,16 @@ impl VariantDecoder {
         replace: bool,
     ) -> (Status, usize) {
         match self {
-            VariantDecoder::Utf8(d) => d.decode(src, dst, last, replace),
-            VariantDecoder::Utf16(d) => d.decode(src, dst, last, replace),
+            VariantDecoder::Utf8(d) => driver::decode(d, src, dst, last, replace),
+            VariantDecoder::Utf16(d) => driver::decode(d, src, dst, last, replace),
             VariantDecoder::SingleByte(d) => d.decode(src, dst, last, replace),
             VariantDecoder::XUserDefined(d) => d.decode(src, dst, last, replace),
-            VariantDecoder::Gb18030(d) => d.decode(src, dst, last, replace),
-            VariantDecoder::Big5(d) => d.decode(src, dst, last, replace),
-            VariantDecoder::EucJp(d) => d.decode(src, dst, last, replace),
-            VariantDecoder::Iso2022Jp(d) => d.decode(src, dst, last, replace),
-            VariantDecoder::ShiftJis(d) => d.decode(src, dst, last, replace),
-            VariantDecoder::EucKr(d) => d.decode(src, dst, last, replace),
+            VariantDecoder::Gb18030(d) => driver::decode(d, src, dst, last, replace),
+            VariantDecoder::Big5(d) => driver::decode(d, src, dst, last, replace),
+            VariantDecoder::EucJp(d) => driver::decode(d, src, dst, last, replace),
+            VariantDecoder::Iso2022Jp(d) => driver::decode(d, src, dst, last, replace),
+            VariantDecoder::ShiftJis(d) => driver::decode(d, src, dst, last, replace),
+            VariantDecoder::EucKr(d) => driver::decode(d, src, dst, last, replace),
             VariantDecoder::Replacement(d) => d.decode(src, dst, last, replace),
         }
     }
