@@ -11,7 +11,7 @@ use alloc::vec::Vec;
 use core::fmt;
 
 use crate::codecs::VariantDecoder;
-use crate::codecs::cursor::{Dest, Utf8Dest, Utf16Dest};
+use crate::codecs::dest::{Dest, Utf8Dest, Utf16Dest};
 #[cfg(feature = "std")]
 use crate::encoder::append_to_vec;
 use crate::encoding::Encoding;
@@ -321,7 +321,7 @@ impl Decoder {
         last: bool,
     ) -> (DecoderResult, usize, usize) {
         let mut out = (DecoderResult::InputEmpty, 0, 0);
-        crate::codecs::cursor::with_str_bytes(dst, |bytes| {
+        crate::codecs::str_bytes::with_str_bytes(dst, |bytes| {
             out = self.decode_to_utf8_without_replacement(src, bytes, last);
             out.2
         });
@@ -347,7 +347,7 @@ impl Decoder {
         last: bool,
     ) -> (CoderResult, usize, usize, bool) {
         let mut out = (CoderResult::InputEmpty, 0, 0, false);
-        crate::codecs::cursor::with_str_bytes(dst, |bytes| {
+        crate::codecs::str_bytes::with_str_bytes(dst, |bytes| {
             out = self.decode_to_utf8(src, bytes, last);
             out.2
         });

@@ -9,7 +9,8 @@ use alloc::vec::Vec;
 use core::fmt;
 
 use crate::codecs::VariantEncoder;
-use crate::codecs::cursor::{ByteDest, SINGLE_BYTE_UNITS_MIN, Source, Utf8Source, Utf16Source};
+use crate::codecs::source::{ByteDest, Source, Utf8Source, Utf16Source};
+use crate::codecs::tuning::SINGLE_BYTE_UNITS_MIN;
 use crate::encoding::Encoding;
 use crate::results::{CoderResult, EncoderResult};
 use crate::simd::{Kernels, OutBytes, as_out};
@@ -400,7 +401,7 @@ impl Encoder {
             return (CoderResult::OutputFull, 0, 0, false);
         };
         let (mut read, mut written, mut had_unmappables) = (0, 0, false);
-        // Where the source's vector kernels may start again (`cursor::KERNEL_BACKOFF`), carried
+        // Where the source's vector kernels may start again (`codecs::tuning::KERNEL_BACKOFF`), carried
         // from one source to the next across the unmappable characters. (One source for the
         // whole call instead made short UTF-16 encodes into windows-1251 1.8 times slower:
         // `simdenc bench --filter small64/utf16-to-windows --level avx512`, 2033 -> 1130 MB/s.)

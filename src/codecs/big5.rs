@@ -12,9 +12,10 @@
 //! of the current byte (an ASCII byte after a lead), which is simply not consumed, so this
 //! decoder needs no `Pending`.
 
-use crate::codecs::cursor::{ByteDest, Dest, Source};
+use crate::codecs::dest::Dest;
 use crate::codecs::driver::{self, StateMachine, Step};
 use crate::codecs::runs::{self, PairShape};
+use crate::codecs::source::{ByteDest, Source};
 use crate::results::EncoderResult;
 use crate::simd::{EncodeTables, Lookup, PairTables, is_plain};
 use crate::tables::big5::{BIG5, BIG5_ENC_ASTRAL, BIG5_ENC_BLOCKS, BIG5_ENC_PAGES};

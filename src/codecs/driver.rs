@@ -13,7 +13,7 @@
 //! their own short `decode`.
 
 use crate::codecs::Pending;
-use crate::codecs::cursor::Dest;
+use crate::codecs::dest::Dest;
 use crate::results::Status;
 
 /// What the standard's handler did with one byte, or at end-of-queue.

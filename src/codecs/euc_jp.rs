@@ -14,9 +14,10 @@
 //!
 //! The encoder never produces JIS X 0212 (the standard's encoder has no such step).
 
-use crate::codecs::cursor::{ByteDest, Dest, Source};
+use crate::codecs::dest::Dest;
 use crate::codecs::driver::{StateMachine, Step};
 use crate::codecs::runs::{self, PairShape};
+use crate::codecs::source::{ByteDest, Source};
 use crate::results::EncoderResult;
 use crate::simd::{EncodeTables, Lookup, PairTables};
 use crate::tables::jis0208::{JIS0208, JIS0208_ENC_BLOCKS, JIS0208_ENC_PAGES};
@@ -327,7 +328,7 @@ impl EucJpEncoder {
 mod tests {
     use super::EucJpDecoder;
     use crate::EUC_JP;
-    use crate::codecs::cursor::Utf8Dest;
+    use crate::codecs::dest::Utf8Dest;
     use crate::codecs::driver;
     use crate::codecs::testing::{
         check_decode, check_decode_thoroughly, check_encode, check_encode_thoroughly,

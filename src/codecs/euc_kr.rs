@@ -14,9 +14,10 @@
 //! Encoding copies ASCII runs with the `copy_ascii` kernel and looks up everything else in
 //! the generated index EUC-KR pointer table.
 
-use crate::codecs::cursor::{ByteDest, Dest, Source};
+use crate::codecs::dest::Dest;
 use crate::codecs::driver::{self, StateMachine, Step};
 use crate::codecs::runs::{self, PairShape};
+use crate::codecs::source::{ByteDest, Source};
 use crate::results::EncoderResult;
 use crate::simd::{EncodeTables, Lookup, PairTables};
 use crate::tables::euc_kr::{EUC_KR, EUC_KR_ENC_BLOCKS, EUC_KR_ENC_PAGES};
@@ -225,7 +226,7 @@ impl EucKrEncoder {
 mod tests {
     use super::EucKrDecoder;
     use crate::EUC_KR;
-    use crate::codecs::cursor::Utf16Dest;
+    use crate::codecs::dest::Utf16Dest;
     use crate::codecs::driver;
     use crate::codecs::testing::{
         check_decode, check_decode_thoroughly, check_encode, check_encode_thoroughly,

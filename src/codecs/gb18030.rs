@@ -27,9 +27,10 @@
 //! Either way the count stays at most max(2, its previous maximum), and it starts at 0.
 
 use crate::codecs::Pending;
-use crate::codecs::cursor::{ByteDest, Dest, Source};
+use crate::codecs::dest::Dest;
 use crate::codecs::driver::{StateMachine, Step};
 use crate::codecs::runs::{self, PairShape};
+use crate::codecs::source::{ByteDest, Source};
 use crate::results::EncoderResult;
 use crate::simd::{EncodeTables, FOUR_BYTE_POINTERS, Lookup, PairTables, four_byte_pointer, is_plain};
 use crate::tables::gb18030::{GB18030, GB18030_ENC_BLOCKS, GB18030_ENC_PAGES, GB18030_RANGES};
@@ -596,7 +597,7 @@ impl Gb18030Encoder {
 #[cfg(test)]
 mod tests {
     use super::{Gb18030Decoder, index_gb18030_ranges_code_point};
-    use crate::codecs::cursor::Utf8Dest;
+    use crate::codecs::dest::Utf8Dest;
     use crate::codecs::driver;
     use crate::codecs::testing::{
         check_decode, check_decode_thoroughly, check_encode, check_encode_thoroughly,

@@ -35,8 +35,10 @@
 //!   sequence first in jis0208 state).
 
 use crate::codecs::Pending;
-use crate::codecs::cursor::{self, ByteDest, Dest, Source};
+use crate::codecs::dest::Dest;
 use crate::codecs::driver::{StateMachine, Step};
+use crate::codecs::encode_runs;
+use crate::codecs::source::{ByteDest, Source};
 use crate::codecs::{euc_jp, runs};
 use crate::results::EncoderResult;
 use crate::simd::{EncodeTables, Lookup};
@@ -674,7 +676,7 @@ impl Iso2022JpEncoder {
                             break;
                         }
                     } else {
-                        j += cursor::non_ascii_prefix(&units[j..]);
+                        j += encode_runs::non_ascii_prefix(&units[j..]);
                     }
                     if is_ascii == jis {
                         // 6. An ASCII code point in jis0208 state: switch to ASCII (0x1B 0x28
@@ -825,7 +827,7 @@ impl Iso2022JpEncoder {
 mod tests {
     use super::Iso2022JpDecoder;
     use crate::ISO_2022_JP;
-    use crate::codecs::cursor::{Dest, Utf8Dest};
+    use crate::codecs::dest::{Dest, Utf8Dest};
     use crate::codecs::driver;
     use crate::codecs::testing::{
         check_decode, check_decode_thoroughly, check_encode, check_encode_thoroughly,

@@ -34,10 +34,15 @@
 //!   input exhausted it writes what the standard's end-of-queue step writes (ISO-2022-JP's
 //!   `ESC ( B`), if there is room, else `OutputFull`.
 
-pub(crate) mod cursor;
+pub(crate) mod dest;
 pub(crate) mod driver;
+mod encode_runs;
+pub(crate) mod source;
+#[allow(unsafe_code)]
+pub(crate) mod str_bytes;
 #[cfg(test)]
 pub(crate) mod testing;
+pub(crate) mod tuning;
 
 mod big5;
 mod euc_jp;
@@ -58,7 +63,8 @@ pub(crate) use x_user_defined::TABLE as X_USER_DEFINED_TABLE;
 
 use crate::encoding::{Encoding, Kind};
 use crate::results::{EncoderResult, Status};
-use cursor::{ByteDest, Dest, Source};
+use dest::Dest;
+use source::{ByteDest, Source};
 
 /// Bytes that the standard restores to the input queue but that no longer are in `src`
 /// (they were held in decoder state). Drained, in order, before `src` is read again.

@@ -1,6 +1,6 @@
 //! The hot loops shared by the legacy multi-byte and single-byte codecs: a decode run over
 //! one- and two-byte characters here, and an encode run over characters that map to one or
-//! two bytes (`Source::encode_run`, a loop per input form in `cursor`). Each family supplies its mapping as closures (inlined, so every family gets its own
+//! two bytes (`Source::encode_run`, a loop per input form in `encode_runs`). Each family supplies its mapping as closures (inlined, so every family gets its own
 //! loop) built from direct lookup tables; everything the closures decline — errors,
 //! characters cut by the end of the buffer, the rare special cases — is left to the family's
 //! state machine, which is the standard's algorithm. A run only ever consumes whole
@@ -12,7 +12,7 @@
 
 use core::mem::MaybeUninit;
 
-use crate::codecs::cursor::Dest;
+use crate::codecs::dest::Dest;
 use crate::simd::OutBytes;
 use crate::simd::scalar_put_utf8 as put_utf8;
 use crate::simd::{Lookup, PairTables};

@@ -15,9 +15,10 @@
 //! Encoding copies ASCII runs with the `copy_ascii` kernel and looks up everything else in
 //! the generated index Shift_JIS pointer table (pointers 8272–8835 already excluded).
 
-use crate::codecs::cursor::{ByteDest, Dest, Source};
+use crate::codecs::dest::Dest;
 use crate::codecs::driver::{self, StateMachine, Step};
 use crate::codecs::runs::{self, PairShape};
+use crate::codecs::source::{ByteDest, Source};
 use crate::results::EncoderResult;
 use crate::simd::{EncodeTables, Lookup, PairTables};
 use crate::tables::jis0208::{JIS0208, SHIFT_JIS_ENC_BLOCKS, SHIFT_JIS_ENC_PAGES};
@@ -286,7 +287,7 @@ impl ShiftJisEncoder {
 mod tests {
     use super::ShiftJisDecoder;
     use crate::SHIFT_JIS;
-    use crate::codecs::cursor::Utf8Dest;
+    use crate::codecs::dest::Utf8Dest;
     use crate::codecs::driver;
     use crate::codecs::testing::{
         check_decode, check_decode_thoroughly, check_encode, check_encode_thoroughly,

@@ -1,7 +1,8 @@
 //! Test drivers: run a family state machine over an input cut into chunks, into output
 //! buffers of a given size, and compare with `spec`. Used by every family's unit tests.
 
-use super::cursor::{ByteDest, Utf8Dest, Utf8Source, Utf16Dest, Utf16Source};
+use super::dest::{Utf8Dest, Utf16Dest};
+use super::source::{ByteDest, Utf8Source, Utf16Source};
 use super::{VariantDecoder, VariantEncoder};
 use crate::Encoding;
 use crate::results::{DecoderResult, EncoderResult};
@@ -48,14 +49,14 @@ pub(crate) fn decode(
                 let buf = &mut buf16;
                 let mut dst = Utf16Dest::new(buf, kernels);
                 let (r, read) = decoder.decode(&chunk[pos..], &mut dst, last, replace);
-                let w = super::cursor::Dest::written(&dst);
+                let w = super::dest::Dest::written(&dst);
                 out16.extend_from_slice(&buf[..w]);
                 (r, read, w)
             } else {
                 let buf = &mut buf8;
                 let mut dst = Utf8Dest::new(crate::simd::as_out(buf), kernels);
                 let (r, read) = decoder.decode(&chunk[pos..], &mut dst, last, replace);
-                let w = super::cursor::Dest::written(&dst);
+                let w = super::dest::Dest::written(&dst);
                 out8.extend_from_slice(&buf[..w]);
                 (r, read, w)
             };
@@ -188,11 +189,11 @@ pub(crate) fn encode(
             let (result, read) = if utf16 {
                 let mut src = Utf16Source::new(&chunk16[pos..], kernels);
                 let r = encoder.encode(&mut src, &mut dst, last);
-                (r, super::cursor::Source::read(&src))
+                (r, super::source::Source::read(&src))
             } else {
                 let mut src = Utf8Source::new(&chunk[pos..], kernels);
                 let r = encoder.encode(&mut src, &mut dst, last);
-                (r, super::cursor::Source::read(&src))
+                (r, super::source::Source::read(&src))
             };
             let written = dst.written();
             out.extend_from_slice(&buf[..written]);

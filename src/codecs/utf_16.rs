@@ -7,7 +7,7 @@
 //! buffer is simply not consumed, the one held in state goes to `Pending`.
 
 use crate::codecs::Pending;
-use crate::codecs::cursor::Dest;
+use crate::codecs::dest::Dest;
 use crate::codecs::driver::{StateMachine, Step};
 
 #[derive(Clone, Copy)]

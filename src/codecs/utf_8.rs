@@ -6,8 +6,9 @@
 //! of the buffer, a character that does not fit — with the standard's variables, so that
 //! replacement follows the standard's maximal-subpart rule exactly.
 
-use crate::codecs::cursor::{ByteDest, Dest, Source};
+use crate::codecs::dest::Dest;
 use crate::codecs::driver::{StateMachine, Step};
+use crate::codecs::source::{ByteDest, Source};
 use crate::results::EncoderResult;
 
 #[derive(Clone, Copy)]
