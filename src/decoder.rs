@@ -464,9 +464,7 @@ impl Decoder {
     /// BOM handling, then the state machine.
     ///
     /// Past the start, straight to the state machine: inlined, so that a call costs one
-    /// function less (16-byte inputs: Shift_JIS 0.95 -> 1.06 times encoding_rs, UTF-8 1.66
-    /// -> 1.97, windows-1251 1.59 -> 1.78; `simdenc bench --filter small --level avx512
-    /// --batches 5`, A/B builds alternating three times, best; 2026-11-23).
+    /// function less (short inputs feel it).
     #[inline(always)]
     fn run<D: Dest>(&mut self, src: &[u8], dst: &mut D, last: bool, replace: bool) -> (Status, usize) {
         if let Start::Converting = self.start {
@@ -484,8 +482,7 @@ impl Decoder {
             && !matches!(first, 0xEF | 0xFE | 0xFF)
         {
             // No BOM starts with this byte: decided at once, with nothing to hold and replay
-            // (the common case; 16-byte UTF-8 inputs went from 0.74 to 1.2 times encoding_rs,
-            // `simdenc bench --filter small16 --level avx512`, 2026-11-23).
+            // (the common case, and on short inputs the cost of the BOM logic shows).
             self.start = Start::Converting;
         }
         if let Start::Looking {

@@ -245,10 +245,8 @@ pub(crate) static PAIRS: PairTables = SHAPE_DEF.tables(Lookup::U16(&BIG5_BMP));
 /// Index Big5 where its code point is in the BMP, from U+0080, 0 elsewhere (the astral code
 /// points, and where it has none): the vector kernels' index, half the size of the whole one
 /// (gathers of 2 bytes, and a check of what they gather against 0 only; the kernels leave
-/// the astral code points to the codec, which reads `BIG5`). Against the whole index in the
-/// kernels (ad-hoc loop of `Decoder::decode_to_utf8`/`_utf16`, AVX-512, 4-6 alternating
-/// rounds, best, 2026-11-24): zh_tw.html to UTF-8 6344 -> 6397 MB/s, to UTF-16 6790 -> 7036;
-/// zh_tw.txt 2039 -> 2149 and 2239 -> 2322.
+/// the astral code points to the codec, which reads `BIG5`); measured faster than the whole
+/// index in the kernels.
 static BIG5_BMP: [u16; BIG5.len()] = {
     let mut bmp = [0u16; BIG5.len()];
     let mut i = 0;

@@ -99,8 +99,7 @@ impl<'a> Utf8Dest<'a> {
     #[inline(always)]
     fn codec_run(&mut self, src: &[u8], single: &impl Fn(u8) -> u32, pair: &impl Fn(u8, u8) -> u32) -> usize {
         // Character by character: staging UTF-16 for the vector transcoder here (what the
-        // pair kernels leave) measured no faster (CJK decode at AVX-512 within 2% either way,
-        // `simdenc bench --filter cjk-decode --level avx512 --batches 5`, 2026-11-23).
+        // pair kernels leave) measured no faster.
         runs::run_to_utf8(src, self.buf, &mut self.pos, single, pair)
     }
 }

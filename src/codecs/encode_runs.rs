@@ -27,16 +27,14 @@ pub(super) fn from_utf8(
     // Units per staging: from 32, doubled while whole stages are encoded, back to 32 when
     // one stops early (so a character the run declines wastes at most a short stage).
     let mut stage_len = 32;
-    // Zeroed once, at the first stage (every stage zeroed its own: 2.6% of an HTML page's
-    // encode, one stage per few words).
+    // Zeroed once, at the first stage (an HTML page's encode makes a stage every few words).
     let mut stage_buf: Option<[u16; ENCODE_STAGE]> = None;
     while let Some(&b0) = bytes.get(p) {
         // Stage where the vector kernel maps the staged units (ASCII too): always for the
         // CJK encoders; for the single-byte ones only where two non-ASCII characters
         // follow each other (Cyrillic, Greek, Hebrew, Arabic, Thai), as text with isolated
         // non-ASCII letters (German, French) measured faster character by character with
-        // the ASCII kernel between (`simdenc bench --filter sb-encode`, AVX-512,
-        // 2026-11-23: German 7.6 GB/s unstaged against 1.4 to 2.1 staged).
+        // the ASCII kernel between.
         let stage_here = stage_utf16
             && b0 >= 0x80
             && p >= source.stage_from
@@ -183,8 +181,7 @@ pub(super) fn from_utf16(
         if single_byte && u >= 0x80 && units.len() - p < SINGLE_BYTE_UNITS_MIN {
             // A short end into a single-byte encoding: one byte a unit, ASCII or mapped,
             // in one loop: a vector kernel's latency is more than this loop's time on
-            // fewer units (`simdenc bench --filter utf16-to-windows --level avx512`, 5
-            // alternating rounds, best: 64-byte inputs 1103 -> 1549 MB/s, 2026-11-24).
+            // fewer units.
             let k = single_byte_units(&units[p..], &mut buf[w..], &map);
             p += k;
             w += k;
@@ -213,8 +210,7 @@ pub(super) fn from_utf16(
             p += 1;
             w += 1;
             // A few more ASCII units inline (punctuation and a space between words), a
-            // longer run through the kernel: 9-unit inputs of Russian ending in ", "
-            // into windows-1251, 21.2 -> 19.2 ns (ad-hoc loop, AVX-512, 2026-11-24).
+            // longer run through the kernel.
             let mut inline = 0;
             while inline < ASCII_INLINE_UNITS
                 && let Some(&u) = units.get(p)

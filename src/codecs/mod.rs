@@ -165,11 +165,8 @@ impl VariantDecoder {
     }
 
     /// Runs the family's state machine; see the module docs. Inlined into each of the
-    /// decoder's entry points (the dispatch's jump was as costly as a 16-byte UTF-8 kernel
-    /// call): 16-byte inputs UTF-8 -> UTF-8 954 -> 1006 MB/s, windows-1251 578 -> 608,
-    /// Shift_JIS 517 -> 533; 64-byte UTF-8 3278 -> 3568 (`simdenc bench --filter small
-    /// --level avx512 --batches 5`, 3 alternating rounds, best, 2026-11-24). The encoders'
-    /// `encode` inlined as well made 64-byte UTF-16 -> windows-1251 1.7 times slower.
+    /// decoder's entry points: the dispatch's jump was as costly as a 16-byte UTF-8 kernel
+    /// call (the encoders' `encode`, inlined as well, was slower).
     #[inline(always)]
     pub(crate) fn decode<D: Dest>(
         &mut self,
