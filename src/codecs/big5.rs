@@ -357,22 +357,8 @@ fn index_big5_pointer(code_point: u32) -> Option<u16> {
 mod tests {
     use super::{BIG5, TWO_CODE_POINTS};
     use crate::codecs::testing::{
-        check_decode, check_decode_thoroughly, check_encode, check_encode_thoroughly,
+        Rng, check_decode, check_decode_thoroughly, check_encode, check_encode_thoroughly,
     };
-
-    /// A small deterministic generator (xorshift) for sample inputs.
-    struct Rng(u64);
-    impl Rng {
-        fn next(&mut self) -> u64 {
-            self.0 ^= self.0 << 13;
-            self.0 ^= self.0 >> 7;
-            self.0 ^= self.0 << 17;
-            self.0
-        }
-        fn pick<T: Copy>(&mut self, items: &[T]) -> T {
-            items[(self.next() % items.len() as u64) as usize]
-        }
-    }
 
     #[test]
     fn two_code_point_pointers_are_not_in_the_index() {

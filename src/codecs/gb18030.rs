@@ -599,7 +599,7 @@ mod tests {
     use crate::codecs::dest::Utf8Dest;
     use crate::codecs::driver;
     use crate::codecs::testing::{
-        check_decode, check_decode_thoroughly, check_encode, check_encode_thoroughly,
+        Rng, check_decode, check_decode_thoroughly, check_encode, check_encode_thoroughly,
     };
     use crate::results::Status;
     use crate::{GB18030, GBK};
@@ -612,20 +612,6 @@ mod tests {
             (pointer % 1260 / 10 + 0x81) as u8,
             (pointer % 10 + 0x30) as u8,
         ]
-    }
-
-    /// A small deterministic generator (xorshift) for sample inputs.
-    struct Rng(u64);
-    impl Rng {
-        fn next(&mut self) -> u64 {
-            self.0 ^= self.0 << 13;
-            self.0 ^= self.0 >> 7;
-            self.0 ^= self.0 << 17;
-            self.0
-        }
-        fn pick<T: Copy>(&mut self, items: &[T]) -> T {
-            items[(self.next() % items.len() as u64) as usize]
-        }
     }
 
     #[test]

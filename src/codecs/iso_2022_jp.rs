@@ -829,20 +829,9 @@ mod tests {
     use crate::codecs::dest::{Dest, Utf8Dest};
     use crate::codecs::driver;
     use crate::codecs::testing::{
-        check_decode, check_decode_thoroughly, check_encode, check_encode_thoroughly,
+        Rng, check_decode, check_decode_thoroughly, check_encode, check_encode_thoroughly,
     };
     use crate::results::Status;
-
-    /// A small deterministic generator (xorshift64) for sample inputs.
-    struct Rng(u64);
-    impl Rng {
-        fn below(&mut self, n: usize) -> usize {
-            self.0 ^= self.0 << 13;
-            self.0 ^= self.0 >> 7;
-            self.0 ^= self.0 << 17;
-            (self.0 % n as u64) as usize
-        }
-    }
 
     /// Prefixes leaving the decoder in each state, with ISO-2022-JP output set and not set.
     const PREFIXES: &[&[u8]] = &[

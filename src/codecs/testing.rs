@@ -9,6 +9,27 @@ use crate::results::{DecoderResult, EncoderResult};
 use crate::simd::Kernels;
 use crate::spec;
 
+/// A small deterministic generator (xorshift64) for sample inputs.
+pub(crate) struct Rng(pub(crate) u64);
+
+impl Rng {
+    /// The next number of the sequence.
+    pub(crate) fn next(&mut self) -> u64 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        self.0
+    }
+    /// A number below `n`.
+    pub(crate) fn below(&mut self, n: usize) -> usize {
+        (self.next() % n as u64) as usize
+    }
+    /// One of `items`.
+    pub(crate) fn pick<T: Copy>(&mut self, items: &[T]) -> T {
+        items[self.below(items.len())]
+    }
+}
+
 /// What a decode produced: the text, and in fatal mode where it stopped.
 #[derive(Debug, PartialEq, Eq)]
 pub(crate) struct Decoded {
