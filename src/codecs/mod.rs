@@ -3,11 +3,15 @@
 //! Depends on `simd` (kernels) and `tables` (generated data); never on `spec` outside tests.
 //!
 //! # The family contract
-//! Each family module has a decoder type and, where the standard has one, an encoder type:
+//! Each family module has a decoder type and, where the standard has one, an encoder type.
+//! A decoder that holds state between bytes implements [`driver::StateMachine`] (its fast
+//! run, one step of the standard, its end-of-queue step) and is run by [`driver::decode`];
+//! the stateless ones (single-byte, x-user-defined, replacement) have a `decode` of their own
+//! with the same signature:
 //!
 //! ```text
-//! XDecoder::decode<D: Dest>(&mut self, src: &[u8], dst: &mut D, last: bool, replace: bool)
-//!     -> (Status, usize /* bytes read from src */)
+//! driver::decode<M: StateMachine, D: Dest>(&mut M, src: &[u8], dst: &mut D, last: bool,
+//!     replace: bool) -> (Status, usize /* bytes read from src */)
 //! XDecoder::held(&self) -> usize          // bytes held in state (for the max_* bounds)
 //! XEncoder::encode<S: Source>(&mut self, src: &mut S, dst: &mut ByteDest<'_>, last: bool)
 //!     -> EncoderResult
