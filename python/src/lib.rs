@@ -21,6 +21,8 @@ use pyo3::prelude::*;
 use pyo3::types::{PyByteArray, PyBytes, PyString};
 use simdenc::{CoderResult, Decoder, DecoderResult, Encoder, EncoderResult, Encoding};
 
+mod batch;
+
 /// Inputs at least this long are converted with the GIL released, so that other Python
 /// threads run meanwhile; below it, releasing and taking the GIL back costs more than it lets
 /// others do.
@@ -948,6 +950,7 @@ fn _simdenc(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(encode, m)?)?;
     m.add_function(wrap_pyfunction!(lookup, m)?)?;
     m.add_function(wrap_pyfunction!(encodings, m)?)?;
+    m.add_function(wrap_pyfunction!(batch::_decode_batch, m)?)?;
     m.add_class::<TextDecoder>()?;
     m.add_class::<TextEncoder>()?;
     m.add_class::<StreamEncoder>()?;

@@ -5,6 +5,8 @@
 - ``TextDecoder``/``TextEncoder``: the standard's API, with its streaming semantics
 - ``lookup(label) -> str | None``: the standard's "get an encoding"
 - ``encodings()``: every encoding's name and labels
+- ``decode_batch(values, encodings=None, ...)``: a pyarrow binary array (or a list of bytes)
+  to a pyarrow string array, on every core (needs pyarrow)
 - the ``simdenc.*`` codecs: importing this package registers a search function, so that
   ``b"...".decode("simdenc.shift_jis")`` and ``"...".encode("simdenc.gbk")`` work (any label
   of the standard after ``simdenc.``), as do ``open(path, encoding="simdenc.euc-kr")`` and
@@ -30,6 +32,7 @@ from ._simdenc import (
     encodings,
     lookup,
 )
+from ._batch import decode_batch
 
 __all__ = [
     "StreamEncoder",
@@ -37,6 +40,7 @@ __all__ = [
     "TextEncoder",
     "__version__",
     "decode",
+    "decode_batch",
     "encode",
     "encodings",
     "lookup",

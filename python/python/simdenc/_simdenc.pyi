@@ -1,6 +1,6 @@
 """Type stubs of simdenc's native module (re-exported by the package ``simdenc``)."""
 
-from typing import List, Literal, Optional, Tuple, Union
+from typing import Any, List, Literal, Optional, Tuple, Union
 
 _Bytes = Union[bytes, bytearray, memoryview]
 
@@ -76,3 +76,16 @@ class StreamEncoder:
         """The bytes of ``text``; ``final`` ends the stream."""
     def reset(self) -> None:
         """Start a new stream."""
+
+def _decode_batch(
+    values: Any,
+    encodings: Any,
+    errors: str,
+    bom: str,
+    threads: Optional[int],
+    want_encodings: bool,
+    want_sources: bool,
+    want_replacements: bool,
+) -> Tuple[bool, Tuple[Tuple[Any, Any], ...]]:
+    """The native part of ``simdenc.decode_batch``: (whether the text is large_string, the
+    PyCapsule pairs of the text and of the details asked for)."""
