@@ -16,8 +16,8 @@ use std::sync::{Arc, Mutex, OnceLock};
 
 use arrow_array::ffi::{FFI_ArrowArray, FFI_ArrowSchema, from_ffi, to_ffi};
 use arrow_array::{
-    Array, BinaryArray, GenericStringArray, Int64Array, LargeBinaryArray, LargeStringArray,
-    OffsetSizeTrait, StringArray,
+    Array, BinaryArray, GenericStringArray, Int64Array, LargeBinaryArray, LargeStringArray, OffsetSizeTrait,
+    StringArray,
 };
 use arrow_buffer::{Buffer, NullBuffer, OffsetBuffer, ScalarBuffer};
 use arrow_data::ArrayData;
@@ -80,7 +80,11 @@ impl Labels {
 
 /// The encoding a row is decoded with, how it was decided, and how many bytes of BOM to skip:
 /// the standard's three decode algorithms, as `decode`'s `bom` chooses them.
-fn decide(data: &[u8], labelled: (&'static Encoding, Source), bom: Bom) -> (&'static Encoding, Source, usize) {
+fn decide(
+    data: &[u8],
+    labelled: (&'static Encoding, Source),
+    bom: Bom,
+) -> (&'static Encoding, Source, usize) {
     let (encoding, source) = labelled;
     match (bom, Encoding::for_bom(data)) {
         (Bom::Sniff, Some((sniffed, len))) => (sniffed, Source::Bom, len),
@@ -92,7 +96,12 @@ fn decide(data: &[u8], labelled: (&'static Encoding, Source), bom: Bom) -> (&'st
 /// Decodes `body` with `encoding` (no BOM handling), appending UTF-8 to `out`. Returns the
 /// number of malformed sequences replaced with U+FFFD (the standard's replacement mode: one
 /// per sequence), or with `fatal` the first one (offsets in `body`).
-fn decode_row(encoding: &'static Encoding, body: &[u8], fatal: bool, out: &mut String) -> Result<u64, Malformed> {
+fn decode_row(
+    encoding: &'static Encoding,
+    body: &[u8],
+    fatal: bool,
+    out: &mut String,
+) -> Result<u64, Malformed> {
     let mut decoder = encoding.new_decoder_without_bom_handling();
     let mut replaced = 0;
     let mut read = 0;
@@ -189,7 +198,9 @@ struct Job<'a> {
 impl Job<'_> {
     fn part(&self, range: Range<usize>) -> Part {
         let mut part = Part {
-            text: String::with_capacity(self.rows.bytes_before(range.end) - self.rows.bytes_before(range.start)),
+            text: String::with_capacity(
+                self.rows.bytes_before(range.end) - self.rows.bytes_before(range.start),
+            ),
             ends: Vec::with_capacity(range.len()),
             rows: Vec::with_capacity(range.len()),
             error: None,
@@ -263,7 +274,8 @@ impl Job<'_> {
 
 /// A rayon pool of `n` threads, kept for later calls (the global pool has one per core).
 fn pool(n: usize) -> PyResult<Arc<rayon::ThreadPool>> {
-    static POOLS: OnceLock<Mutex<Vec<(usize, Arc<rayon::ThreadPool>)>>> = OnceLock::new();
+    type Pools = Mutex<Vec<(usize, Arc<rayon::ThreadPool>)>>;
+    static POOLS: OnceLock<Pools> = OnceLock::new();
     let pools = POOLS.get_or_init(Default::default);
     let mut pools = pools.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
     if let Some((_, pool)) = pools.iter().find(|(size, _)| *size == n) {
@@ -309,14 +321,18 @@ fn string_array<O: OffsetSizeTrait>(parts: Vec<Part>, nulls: Option<NullBuffer>)
             slices.push((head, part.text.as_bytes()));
             rest = tail;
         }
-        slices.into_par_iter().for_each(|(to, from)| to.copy_from_slice(from));
+        slices
+            .into_par_iter()
+            .for_each(|(to, from)| to.copy_from_slice(from));
         Buffer::from_vec(values)
     };
     let offsets = OffsetBuffer::new(ScalarBuffer::from(offsets));
     if let Some(nulls) = &nulls
         && nulls.len() != rows
     {
-        return Err(PyValueError::new_err("internal error: null mask of the wrong length"));
+        return Err(PyValueError::new_err(
+            "internal error: null mask of the wrong length",
+        ));
     }
     // SAFETY: what `try_new` checks holds: the offsets are monotonic, start at 0 and end at
     // `values.len()` (`OffsetBuffer::new` checked monotony; they are the running ends of the
@@ -397,9 +413,9 @@ fn labels_of(encodings: Option<&Bound<'_, PyAny>>, rows: usize) -> PyResult<Labe
             labels.push(if item.is_none() {
                 None
             } else {
-                let label = item.cast::<PyString>().map_err(|_| {
-                    PyTypeError::new_err(format!("encodings[{row}] must be a str or None"))
-                })?;
+                let label = item
+                    .cast::<PyString>()
+                    .map_err(|_| PyTypeError::new_err(format!("encodings[{row}] must be a str or None")))?;
                 Some(encoding_of_label(&label.to_cow()?, row)?)
             });
         }
@@ -429,7 +445,9 @@ fn labels_of(encodings: Option<&Bound<'_, PyAny>>, rows: usize) -> PyResult<Labe
     Ok(Labels::PerRow(per_row))
 }
 
-fn labels_of_strings<O: OffsetSizeTrait>(array: &GenericStringArray<O>) -> PyResult<Vec<Option<&'static Encoding>>> {
+fn labels_of_strings<O: OffsetSizeTrait>(
+    array: &GenericStringArray<O>,
+) -> PyResult<Vec<Option<&'static Encoding>>> {
     let mut labels = Vec::with_capacity(array.len());
     // Labels repeat: the last one's resolution is kept.
     let mut last: Option<(&str, &'static Encoding)> = None;
@@ -479,7 +497,7 @@ fn results<'py>(
 /// The native part of `simdenc.decode_batch` (python/simdenc/__init__.py checks and converts
 /// the arguments and imports the results into pyarrow). `values` is a list of bytes-like
 /// objects or None, or an object with `__arrow_c_array__` (binary or large_binary).
-/// Returns (large, capsule pairs): whether the text is a large_string array, and the pairs.
+/// Returns the capsule pairs of the text and of the details asked for.
 #[pyfunction]
 #[pyo3(signature = (values, encodings, errors, bom, threads, want_encodings, want_sources, want_replacements))]
 #[allow(clippy::too_many_arguments)]
@@ -497,7 +515,9 @@ pub(crate) fn _decode_batch<'py>(
     let fatal = parse_decode_errors(errors)?;
     let bom = parse_bom(bom)?;
     if threads == Some(0) {
-        return Err(PyValueError::new_err("threads must be at least 1 (or None: every core)"));
+        return Err(PyValueError::new_err(
+            "threads must be at least 1 (or None: every core)",
+        ));
     }
     let want = (want_encodings, want_sources, want_replacements);
     if let Ok(list) = values.cast::<PyList>() {
@@ -506,9 +526,10 @@ pub(crate) fn _decode_batch<'py>(
             owned.push(if item.is_none() {
                 None
             } else {
-                Some(input_bytes(&item).map_err(|e| {
-                    PyTypeError::new_err(format!("values[{row}]: {}", e.value(py)))
-                })?)
+                Some(
+                    input_bytes(&item)
+                        .map_err(|e| PyTypeError::new_err(format!("values[{row}]: {}", e.value(py))))?,
+                )
             });
         }
         let rows: Vec<Option<&[u8]>> = owned.iter().map(|b| b.as_ref().map(|b| b.as_bytes())).collect();
@@ -532,7 +553,7 @@ pub(crate) fn _decode_batch<'py>(
         } else {
             string_array::<i32>(parts.0, nulls)?
         };
-        return Ok(PyTuple::new(py, [large.into_pyobject(py)?.to_owned().into_any(), results(py, text, parts.1, want)?.into_any()])?);
+        return results(py, text, parts.1, want);
     }
     if !values.hasattr("__arrow_c_array__")? {
         let kind = values.get_type().name()?;
@@ -541,18 +562,18 @@ pub(crate) fn _decode_batch<'py>(
         )));
     }
     let data = import(values)?;
-    let (text, rows_info, large) = match data.data_type() {
+    let (text, rows_info) = match data.data_type() {
         DataType::Binary => {
             let array = BinaryArray::from(data);
             let labels = labels_of(encodings, Array::len(&array))?;
             let ((parts, info), _) = run_arrow(py, &array, &labels, bom, fatal, threads)?;
-            (string_array::<i32>(parts, array.nulls().cloned())?, info, false)
+            (string_array::<i32>(parts, array.nulls().cloned())?, info)
         }
         DataType::LargeBinary => {
             let array = LargeBinaryArray::from(data);
             let labels = labels_of(encodings, Array::len(&array))?;
             let ((parts, info), _) = run_arrow(py, &array, &labels, bom, fatal, threads)?;
-            (string_array::<i64>(parts, array.nulls().cloned())?, info, true)
+            (string_array::<i64>(parts, array.nulls().cloned())?, info)
         }
         other => {
             return Err(PyTypeError::new_err(format!(
@@ -560,7 +581,7 @@ pub(crate) fn _decode_batch<'py>(
             )));
         }
     };
-    Ok(PyTuple::new(py, [large.into_pyobject(py)?.to_owned().into_any(), results(py, text, rows_info, want)?.into_any()])?)
+    results(py, text, rows_info, want)
 }
 
 type Decoded = (Vec<Part>, Vec<Option<(&'static Encoding, Source, u64)>>);
@@ -628,9 +649,11 @@ fn finish(py: Python<'_>, mut parts: Vec<Part>, rows: &dyn Rows, large: bool) ->
         value.setattr("row", row)?;
         return Err(err);
     }
-    let info = parts.iter_mut().flat_map(|p| std::mem::take(&mut p.rows)).collect();
+    let info = parts
+        .iter_mut()
+        .flat_map(|p| std::mem::take(&mut p.rows))
+        .collect();
     Ok(((parts, info), large))
 }
-
 
 use arrow_buffer::ArrowNativeType as _;

@@ -116,7 +116,7 @@ def decode_batch(
             "values must be a list of bytes or a pyarrow binary/large_binary array, "
             f"not {type(values).__name__}"
         )
-    _, pairs = _decode_batch(values, encodings, errors, bom, threads, *wants)
+    pairs = _decode_batch(values, encodings, errors, bom, threads, *wants)
     arrays = [pa.array(_Exported(pair)) for pair in pairs]
     return arrays[0] if len(arrays) == 1 else tuple(arrays)
 
@@ -130,7 +130,7 @@ def _chunked(pa: Any, values: Any, encodings: Any, errors: str, bom: str, thread
     for chunk in values.chunks:
         labels = encodings[start : start + len(chunk)] if per_row else encodings
         try:
-            _, pairs = _decode_batch(chunk, labels, errors, bom, threads, *wants)
+            pairs = _decode_batch(chunk, labels, errors, bom, threads, *wants)
         except UnicodeDecodeError as err:
             row = getattr(err, "row", None)
             if row is not None:

@@ -86,6 +86,6 @@ def _decode_batch(
     want_encodings: bool,
     want_sources: bool,
     want_replacements: bool,
-) -> Tuple[bool, Tuple[Tuple[Any, Any], ...]]:
-    """The native part of ``simdenc.decode_batch``: (whether the text is large_string, the
-    PyCapsule pairs of the text and of the details asked for)."""
+) -> Tuple[Tuple[Any, Any], ...]:
+    """The native part of ``simdenc.decode_batch``: the PyCapsule pairs of the text and of the
+    details asked for."""
