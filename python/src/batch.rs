@@ -28,7 +28,9 @@ use pyo3::types::{PyBytes, PyCapsule, PyCapsuleMethods, PyList, PyString, PyTupl
 use rayon::prelude::*;
 use simdenc::{DecoderResult, Encoding};
 
+use crate::auto::{Auto, transport_of};
 use crate::{Bom, Malformed, decode_error, input_bytes, parse_bom, parse_decode_errors};
+use simdenc::sniff;
 
 /// Input bytes per rayon task: large enough that a task's overhead is noise, small enough
 /// that a batch of a few MB spreads over every core.
@@ -40,56 +42,71 @@ const SERIAL_BYTES: usize = 64 * 1024;
 /// How the encoding of a row was decided (the `sources` column).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Source {
-    /// A BOM (with `bom="sniff"`).
-    Bom,
     /// The label given for the row, or for every row.
     Label,
-    /// No label: UTF-8.
-    Default,
+    /// A step of the HTML Standard's "determining the character encoding": `bom` (also with
+    /// labels, when `bom="sniff"`), `default` (a row without a label), and with "auto" `http`,
+    /// `meta`, `xml` and `guess` too.
+    Sniffed(sniff::Source),
 }
 
 impl Source {
     fn name(self) -> &'static str {
         match self {
-            Source::Bom => "bom",
             Source::Label => "label",
-            Source::Default => "default",
+            Source::Sniffed(source) => source.as_str(),
         }
     }
 }
 
-/// The labels of the rows, resolved.
+/// How the rows' encodings are decided.
 enum Labels {
-    /// One encoding for every row (`Source::Label`), or UTF-8 for all (`Source::Default`).
+    /// One encoding for every row: a label (`Source::Label`), or the default for all.
     One(&'static Encoding, Source),
-    /// One per row; `None` (a null label) is UTF-8, `Source::Default`.
+    /// One label per row; a null label is `default`.
+    PerRow {
+        labels: Vec<Option<&'static Encoding>>,
+        default: &'static Encoding,
+    },
+    /// "auto": `simdenc::sniff` on each row, with its transport-layer encoding.
+    Auto { auto: Auto, hints: Hints },
+}
+
+/// The transport-layer encodings of `Labels::Auto`: one for all rows, or one per row.
+enum Hints {
+    One(Option<&'static Encoding>),
     PerRow(Vec<Option<&'static Encoding>>),
 }
 
 impl Labels {
-    fn of(&self, row: usize) -> (&'static Encoding, Source) {
-        match self {
-            Labels::One(encoding, source) => (encoding, *source),
-            Labels::PerRow(labels) => match labels.get(row).copied().flatten() {
+    /// The encoding row `row` (`data`) is decoded with, how it was decided, and how many bytes
+    /// of BOM to skip: with labels, the standard's three decode algorithms as `decode`'s `bom`
+    /// chooses them; with "auto", the HTML Standard's algorithm (a BOM decides, and is skipped).
+    fn decide(&self, row: usize, data: &[u8], bom: Bom) -> (&'static Encoding, Source, usize) {
+        let (encoding, source) = match self {
+            Labels::One(encoding, source) => (*encoding, *source),
+            Labels::PerRow { labels, default } => match labels.get(row).copied().flatten() {
                 Some(encoding) => (encoding, Source::Label),
-                None => (simdenc::UTF_8, Source::Default),
+                None => (*default, Source::Sniffed(sniff::Source::Default)),
             },
+            Labels::Auto { auto, hints } => {
+                let transport = match hints {
+                    Hints::One(transport) => *transport,
+                    Hints::PerRow(transports) => transports.get(row).copied().flatten(),
+                };
+                let found = auto.sniff(data, transport);
+                let skip = match found.source {
+                    sniff::Source::Bom => Encoding::for_bom(data).map_or(0, |(_, len)| len),
+                    _ => 0,
+                };
+                return (found.encoding, Source::Sniffed(found.source), skip);
+            }
+        };
+        match (bom, Encoding::for_bom(data)) {
+            (Bom::Sniff, Some((sniffed, len))) => (sniffed, Source::Sniffed(sniff::Source::Bom), len),
+            (Bom::Strip, Some((sniffed, len))) if sniffed == encoding => (encoding, source, len),
+            _ => (encoding, source, 0),
         }
-    }
-}
-
-/// The encoding a row is decoded with, how it was decided, and how many bytes of BOM to skip:
-/// the standard's three decode algorithms, as `decode`'s `bom` chooses them.
-fn decide(
-    data: &[u8],
-    labelled: (&'static Encoding, Source),
-    bom: Bom,
-) -> (&'static Encoding, Source, usize) {
-    let (encoding, source) = labelled;
-    match (bom, Encoding::for_bom(data)) {
-        (Bom::Sniff, Some((sniffed, len))) => (sniffed, Source::Bom, len),
-        (Bom::Strip, Some((sniffed, len))) if sniffed == encoding => (encoding, source, len),
-        _ => (encoding, source, 0),
     }
 }
 
@@ -211,7 +228,7 @@ impl Job<'_> {
                 part.rows.push(None);
                 continue;
             };
-            let (encoding, source, skip) = decide(data, self.labels.of(row), self.bom);
+            let (encoding, source, skip) = self.labels.decide(row, data, self.bom);
             match decode_row(encoding, &data[skip..], self.fatal, &mut part.text) {
                 Ok(replaced) => {
                     part.ends.push(part.text.len());
@@ -395,11 +412,46 @@ fn encoding_of_label(label: &str, row: usize) -> PyResult<&'static Encoding> {
         .ok_or_else(|| PyLookupError::new_err(format!("unknown encoding: {label} (row {row})")))
 }
 
-/// The labels: None (UTF-8), one label, or one per row (a list of str/None, or an Arrow
-/// string array).
-fn labels_of(encodings: Option<&Bound<'_, PyAny>>, rows: usize) -> PyResult<Labels> {
+/// How the rows' encodings are decided, from `decode_batch`'s arguments: `encodings` None (the
+/// default for all), a label, "auto", or one label per row (a list of str/None, or an Arrow
+/// string array); `default` (None: UTF-8, or with "auto" the HTML Standard's windows-1252);
+/// with "auto", `http_charsets` (None, one label, or one per row), `html` and `guess`.
+#[allow(clippy::too_many_arguments)]
+fn labels_of(
+    encodings: Option<&Bound<'_, PyAny>>,
+    rows: usize,
+    default: Option<&str>,
+    http_charsets: Option<&Bound<'_, PyAny>>,
+    html: Option<bool>,
+    guess: bool,
+) -> PyResult<Labels> {
+    let auto = match encodings.map(|e| e.cast::<PyString>()) {
+        Some(Ok(label)) => label.to_cow()?.trim().eq_ignore_ascii_case("auto"),
+        _ => false,
+    };
+    if auto {
+        let auto = Auto::new(html, guess, default)?;
+        let hints = match http_charsets {
+            None => Hints::One(None),
+            Some(one) if one.is_instance_of::<PyString>() => {
+                Hints::One(transport_of(Some(&one.cast::<PyString>()?.to_cow()?)))
+            }
+            Some(per_row) => Hints::PerRow(per_row_labels(per_row, rows, "http_charsets", true)?),
+        };
+        return Ok(Labels::Auto { auto, hints });
+    }
+    if http_charsets.is_some() {
+        return Err(PyValueError::new_err(
+            "http_charsets are the transport layer's labels for encodings=\"auto\"",
+        ));
+    }
+    let default = match default {
+        None => simdenc::UTF_8,
+        Some(label) => Encoding::for_label(label.as_bytes())
+            .ok_or_else(|| PyLookupError::new_err(format!("unknown encoding: {label}")))?,
+    };
     let Some(encodings) = encodings else {
-        return Ok(Labels::One(simdenc::UTF_8, Source::Default));
+        return Ok(Labels::One(default, Source::Sniffed(sniff::Source::Default)));
     };
     if let Ok(label) = encodings.cast::<PyString>() {
         let label = label.to_cow()?;
@@ -407,7 +459,27 @@ fn labels_of(encodings: Option<&Bound<'_, PyAny>>, rows: usize) -> PyResult<Labe
             .ok_or_else(|| PyLookupError::new_err(format!("unknown encoding: {label}")))?;
         return Ok(Labels::One(encoding, Source::Label));
     }
-    let per_row = if let Ok(list) = encodings.cast::<PyList>() {
+    let labels = per_row_labels(encodings, rows, "encodings", false)?;
+    Ok(Labels::PerRow { labels, default })
+}
+
+/// One label per row (a list of str/None, or an Arrow string array), resolved; unknown labels
+/// raise `LookupError`, or with `lenient` are None (as the HTML Standard ignores an unknown
+/// transport-layer charset).
+fn per_row_labels(
+    object: &Bound<'_, PyAny>,
+    rows: usize,
+    what: &str,
+    lenient: bool,
+) -> PyResult<Vec<Option<&'static Encoding>>> {
+    let resolve = |label: &str, row: usize| -> PyResult<Option<&'static Encoding>> {
+        if lenient {
+            Ok(transport_of(Some(label)))
+        } else {
+            encoding_of_label(label, row).map(Some)
+        }
+    };
+    let per_row = if let Ok(list) = object.cast::<PyList>() {
         let mut labels = Vec::with_capacity(list.len());
         for (row, item) in list.iter().enumerate() {
             labels.push(if item.is_none() {
@@ -415,51 +487,52 @@ fn labels_of(encodings: Option<&Bound<'_, PyAny>>, rows: usize) -> PyResult<Labe
             } else {
                 let label = item
                     .cast::<PyString>()
-                    .map_err(|_| PyTypeError::new_err(format!("encodings[{row}] must be a str or None")))?;
-                Some(encoding_of_label(&label.to_cow()?, row)?)
+                    .map_err(|_| PyTypeError::new_err(format!("{what}[{row}] must be a str or None")))?;
+                resolve(&label.to_cow()?, row)?
             });
         }
         labels
-    } else if encodings.hasattr("__arrow_c_array__")? {
-        let data = import(encodings)?;
+    } else if object.hasattr("__arrow_c_array__")? {
+        let data = import(object)?;
         match data.data_type() {
-            DataType::Utf8 => labels_of_strings(&StringArray::from(data))?,
-            DataType::LargeUtf8 => labels_of_strings(&LargeStringArray::from(data))?,
+            DataType::Utf8 => labels_of_strings(&StringArray::from(data), resolve)?,
+            DataType::LargeUtf8 => labels_of_strings(&LargeStringArray::from(data), resolve)?,
             other => {
                 return Err(PyTypeError::new_err(format!(
-                    "per-row encodings must be a string or large_string array, not {other}"
+                    "per-row {what} must be a string or large_string array, not {other}"
                 )));
             }
         }
     } else {
-        return Err(PyTypeError::new_err(
-            "encodings must be None, a label, a list of labels or a string array",
-        ));
+        return Err(PyTypeError::new_err(format!(
+            "{what} must be None, a label, a list of labels or a string array"
+        )));
     };
     if per_row.len() != rows {
         return Err(PyValueError::new_err(format!(
-            "{} encodings for {rows} values: give one per row, or one for all",
+            "{} {what} for {rows} values: give one per row, or one for all",
             per_row.len()
         )));
     }
-    Ok(Labels::PerRow(per_row))
+    Ok(per_row)
 }
 
 fn labels_of_strings<O: OffsetSizeTrait>(
     array: &GenericStringArray<O>,
+    resolve: impl Fn(&str, usize) -> PyResult<Option<&'static Encoding>>,
 ) -> PyResult<Vec<Option<&'static Encoding>>> {
     let mut labels = Vec::with_capacity(array.len());
     // Labels repeat: the last one's resolution is kept.
-    let mut last: Option<(&str, &'static Encoding)> = None;
+    let mut last: Option<(&str, Option<&'static Encoding>)> = None;
     for (row, label) in array.iter().enumerate() {
         labels.push(match label {
             None => None,
             Some(label) => match last {
-                Some((text, encoding)) if text == label => Some(encoding),
+                Some((text, encoding)) if text == label => encoding,
                 _ => {
-                    let encoding = encoding_of_label(label, row)?;
+                    let encoding = resolve(label, row)?;
                     last = Some((label, encoding));
-                    Some(encoding)
+                    encoding
                 }
             },
         });
@@ -499,7 +572,10 @@ fn results<'py>(
 /// objects or None, or an object with `__arrow_c_array__` (binary or large_binary).
 /// Returns the capsule pairs of the text and of the details asked for.
 #[pyfunction]
-#[pyo3(signature = (values, encodings, errors, bom, threads, want_encodings, want_sources, want_replacements))]
+#[pyo3(signature = (
+    values, encodings, errors, bom, threads, want_encodings, want_sources, want_replacements,
+    default = None, http_charsets = None, html = None, guess = true,
+))]
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn _decode_batch<'py>(
     py: Python<'py>,
@@ -511,6 +587,10 @@ pub(crate) fn _decode_batch<'py>(
     want_encodings: bool,
     want_sources: bool,
     want_replacements: bool,
+    default: Option<&str>,
+    http_charsets: Option<&Bound<'py, PyAny>>,
+    html: Option<bool>,
+    guess: bool,
 ) -> PyResult<Bound<'py, PyTuple>> {
     let fatal = parse_decode_errors(errors)?;
     let bom = parse_bom(bom)?;
@@ -541,7 +621,7 @@ pub(crate) fn _decode_batch<'py>(
             before.push(sum);
         }
         let rows = ListRows { rows, before };
-        let labels = labels_of(encodings, rows.len())?;
+        let labels = labels_of(encodings, rows.len(), default, http_charsets, html, guess)?;
         let nulls = rows
             .rows
             .iter()
@@ -565,13 +645,13 @@ pub(crate) fn _decode_batch<'py>(
     let (text, rows_info) = match data.data_type() {
         DataType::Binary => {
             let array = BinaryArray::from(data);
-            let labels = labels_of(encodings, Array::len(&array))?;
+            let labels = labels_of(encodings, Array::len(&array), default, http_charsets, html, guess)?;
             let ((parts, info), _) = run_arrow(py, &array, &labels, bom, fatal, threads)?;
             (string_array::<i32>(parts, array.nulls().cloned())?, info)
         }
         DataType::LargeBinary => {
             let array = LargeBinaryArray::from(data);
-            let labels = labels_of(encodings, Array::len(&array))?;
+            let labels = labels_of(encodings, Array::len(&array), default, http_charsets, html, guess)?;
             let ((parts, info), _) = run_arrow(py, &array, &labels, bom, fatal, threads)?;
             (string_array::<i64>(parts, array.nulls().cloned())?, info)
         }

@@ -21,6 +21,7 @@ use pyo3::prelude::*;
 use pyo3::types::{PyByteArray, PyBytes, PyString};
 use simdenc::{CoderResult, Decoder, DecoderResult, Encoder, EncoderResult, Encoding};
 
+mod auto;
 mod batch;
 mod fast_str;
 
@@ -956,6 +957,8 @@ fn _simdenc(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(lookup, m)?)?;
     m.add_function(wrap_pyfunction!(encodings, m)?)?;
     m.add_function(wrap_pyfunction!(batch::_decode_batch, m)?)?;
+    m.add_function(wrap_pyfunction!(auto::_detect, m)?)?;
+    m.add_function(wrap_pyfunction!(auto::charset_from_content_type, m)?)?;
     m.add_class::<TextDecoder>()?;
     m.add_class::<TextEncoder>()?;
     m.add_class::<StreamEncoder>()?;

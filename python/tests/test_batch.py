@@ -195,7 +195,11 @@ def test_bad_arguments():
     with pytest.raises(LookupError, match=r"row 1"):
         simdenc.decode_batch(pa.array([b"a", b"b"]), pa.array(["utf-8", "nope"]))
     with pytest.raises(ValueError, match="auto"):
-        simdenc.decode_batch([b"a"], "auto")
+        simdenc.decode_batch([b"a"], "utf-8", http_charsets="gbk")
+    with pytest.raises(ValueError, match="auto"):
+        simdenc.decode_batch([b"a"], "auto", bom="keep")
+    with pytest.raises(LookupError, match="nope"):
+        simdenc.decode_batch([b"a"], default="nope")
     with pytest.raises(ValueError, match="2 encodings for 1 values"):
         simdenc.decode_batch([b"a"], ["utf-8", "utf-8"])
     with pytest.raises(ValueError, match="errors"):

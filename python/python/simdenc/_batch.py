@@ -64,6 +64,10 @@ def decode_batch(
     errors: str = "replace",
     bom: str = "sniff",
     *,
+    http_charsets: _Encodings = None,
+    html: Optional[bool] = None,
+    guess: bool = True,
+    default: Optional[str] = None,
     threads: Optional[int] = None,
     return_encodings: bool = False,
     return_sources: bool = False,
@@ -76,39 +80,53 @@ def decode_batch(
     of ``bytes`` (or other bytes-like objects) and ``None``. Arrow input is read in place,
     without a Python object per row.
 
-    ``encodings``: ``None`` (UTF-8 for every row), one label for every row, or one per row (a
-    list of labels and ``None``, or a pyarrow string array; a null label means UTF-8). Unknown
-    labels raise ``LookupError`` naming the row. ``"auto"`` (determining each row's encoding)
-    is not available in this build.
+    ``encodings``:
 
-    ``errors`` and ``bom`` are ``decode``'s: "replace" or "strict"; "sniff", "strip" or "keep".
-    With "strict", the first malformed row (lowest index) raises ``UnicodeDecodeError``, whose
-    ``object`` is that row's bytes, ``start``/``end`` the sequence's offsets in it, and ``row``
-    (also in its message) the row's index.
+    - ``None``: ``default`` (UTF-8 unless given) for every row;
+    - a label: that encoding for every row;
+    - one label per row (a list of labels and ``None``, or a pyarrow string array): a null
+      label is ``default`` (UTF-8 unless given). Unknown labels raise ``LookupError`` naming
+      the row;
+    - ``"auto"``: each row's encoding determined as ``detect`` does (the HTML Standard's
+      algorithm: a BOM, the transport layer's charset from ``http_charsets``, for HTML a
+      ``<meta>`` or XML declaration in the first 1024 bytes, then, with ``guess``, frequency
+      analysis, else ``default``, windows-1252 unless given). ``http_charsets`` is ``None``, one
+      label for all rows, or one per row (a list or a pyarrow string array; unknown labels and
+      nulls are ignored, as the HTML Standard ignores them); ``html`` is ``True``, ``False`` or
+      ``None`` (each row by its start: ``<!doctype html``, ``<html``, ``<meta``, ...).
+
+    ``errors`` and ``bom`` are ``decode``'s: "replace" or "strict"; "sniff", "strip" or "keep"
+    (``"auto"`` takes "sniff" only: a BOM decides). With "strict", the first malformed row
+    (lowest index) raises ``UnicodeDecodeError``, whose ``object`` is that row's bytes,
+    ``start``/``end`` the sequence's offsets in it, and ``row`` (also in its message) the row's
+    index.
 
     Returns a ``string`` array for ``binary`` input and for lists (``large_string`` when the
     text exceeds 2 GiB), a ``large_string`` array for ``large_binary`` input; null rows stay
     null. With ``return_encodings``, ``return_sources`` or ``return_replacements``, a tuple:
     the text, then, in this order and only those asked for, the encodings used (their names,
-    as ``lookup`` gives them), how each was decided ("bom", "label" or "default") and the
-    number of malformed sequences replaced in each row (int64), each null on null rows.
+    as ``lookup`` gives them), how each was decided ("label", or ``detect``'s sources: "bom",
+    "http", "meta", "xml", "guess", "default") and the number of malformed sequences replaced
+    in each row (int64), each null on null rows.
 
     Decoding runs with the GIL released, on ``threads`` threads (``None``: rayon's pool, one
     per core or ``RAYON_NUM_THREADS``; ``1``: the calling thread only, which suits engines
     that already run one task per core).
     """
     pa = _pyarrow()
-    if isinstance(encodings, str) and encodings.strip().lower() == "auto":
-        raise ValueError(
-            'encodings="auto" needs the HTML Standard\'s encoding sniffing, which this build of '
-            "simdenc does not have yet: pass a label, or one label per row"
-        )
+    auto = isinstance(encodings, str) and encodings.strip().lower() == "auto"
+    if auto and bom != "sniff":
+        raise ValueError('encodings="auto" follows the HTML Standard, where a BOM decides: bom must be "sniff"')
+    if not auto and (http_charsets is not None or html is not None or guess is not True):
+        raise ValueError('http_charsets, html and guess are for encodings="auto"')
     if threads is not None and (not isinstance(threads, int) or isinstance(threads, bool) or threads < 1):
         raise ValueError(f"threads must be a positive int or None, not {threads!r}")
     wants = (bool(return_encodings), bool(return_sources), bool(return_replacements))
     encodings = _labels(pa, encodings)
+    http_charsets = _labels(pa, http_charsets)
+    extra = (default, http_charsets, html, bool(guess))
     if isinstance(values, pa.ChunkedArray):
-        return _chunked(pa, values, encodings, errors, bom, threads, wants)
+        return _chunked(pa, values, encodings, errors, bom, threads, wants, extra)
     if isinstance(values, tuple):
         values = list(values)
     if not isinstance(values, list) and not hasattr(values, "__arrow_c_array__"):
@@ -116,21 +134,30 @@ def decode_batch(
             "values must be a list of bytes or a pyarrow binary/large_binary array, "
             f"not {type(values).__name__}"
         )
-    pairs = _decode_batch(values, encodings, errors, bom, threads, *wants)
+    pairs = _decode_batch(values, encodings, errors, bom, threads, *wants, *extra)
     arrays = [pa.array(_Exported(pair)) for pair in pairs]
     return arrays[0] if len(arrays) == 1 else tuple(arrays)
 
 
-def _chunked(pa: Any, values: Any, encodings: Any, errors: str, bom: str, threads: Any, wants: Any) -> Any:
-    per_row = encodings is not None and not isinstance(encodings, str)
-    if per_row and len(encodings) != len(values):
-        raise ValueError(f"{len(encodings)} encodings for {len(values)} values: give one per row, or one for all")
+def _chunked(pa: Any, values: Any, encodings: Any, errors: str, bom: str, threads: Any, wants: Any, extra: Any) -> Any:
+    default, hints, html, guess = extra
+
+    def per_row(labels: Any, what: str) -> bool:
+        if labels is None or isinstance(labels, str):
+            return False
+        if len(labels) != len(values):
+            raise ValueError(f"{len(labels)} {what} for {len(values)} values: give one per row, or one for all")
+        return True
+
+    labels_per_row, hints_per_row = per_row(encodings, "encodings"), per_row(hints, "http_charsets")
     columns: List[List[Any]] = [[] for _ in range(1 + sum(wants))]
     start = 0
     for chunk in values.chunks:
-        labels = encodings[start : start + len(chunk)] if per_row else encodings
+        stop = start + len(chunk)
+        labels = encodings[start:stop] if labels_per_row else encodings
+        chunk_hints = hints[start:stop] if hints_per_row else hints
         try:
-            pairs = _decode_batch(chunk, labels, errors, bom, threads, *wants)
+            pairs = _decode_batch(chunk, labels, errors, bom, threads, *wants, default, chunk_hints, html, guess)
         except UnicodeDecodeError as err:
             row = getattr(err, "row", None)
             if row is not None:
@@ -139,7 +166,7 @@ def _chunked(pa: Any, values: Any, encodings: Any, errors: str, bom: str, thread
             raise
         for column, pair in zip(columns, pairs):
             column.append(pa.array(_Exported(pair)))
-        start += len(chunk)
+        start = stop
     large = pa.types.is_large_binary(values.type)
     types = [pa.large_string() if large else pa.string(), pa.string(), pa.string(), pa.int64()]
     wanted = [types[0]] + [t for t, w in zip(types[1:], wants) if w]
