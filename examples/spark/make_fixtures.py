@@ -7,10 +7,12 @@ tests and the benchmark make them in a temporary directory.
 
 writes OUT_DIR/files/ (a directory of Shift_JIS files, and UTF-8/UTF-16 files with BOMs),
 OUT_DIR/records.parquet and OUT_DIR/records.jsonl (a binary column ``content``, base64 in
-JSON, with a per-record ``charset``), OUT_DIR/warc/crawl.warc.gz (HTTP responses with and
-without a Content-Type charset, gzip content encoding, chunked transfer, non-text responses
-that the job skips, request records), and OUT_DIR/expected.json: for each input, the text,
-encoding and source the job must give per record key. ``--scale`` repeats the records (for
+JSON, with a per-record ``charset``: known, null, unknown, overridden by a BOM),
+OUT_DIR/warc/crawl.warc.gz (HTTP responses with and without a Content-Type charset, gzip
+content encoding, chunked transfer, non-text responses that the job skips, request records),
+and OUT_DIR/expected.json: for each input, the text, encoding, source and replacement count
+the job must give per record key (with ``--encoding auto``: what ``simdenc.detect`` and
+``simdenc.decode`` give for the record, tested themselves in python/tests). ``--scale`` repeats the records (for
 the benchmark)."""
 
 from __future__ import annotations
@@ -61,35 +63,53 @@ def encoded(text: str, label: str) -> Tuple[bytes, str]:
     return data, simdenc.decode(data, label)
 
 
+# The default the tests give the job (the HTML Standard's).
+DEFAULT = "windows-1252"
+
+
+def expect(data: Optional[bytes], hint: Optional[str]) -> Dict[str, Any]:
+    """What the job gives with ``--encoding auto``: the encoding ``simdenc.detect`` determines
+    (with ``hint`` as the transport layer's label), the text ``simdenc.decode`` gives with it,
+    and the U+FFFD it wrote (the corpus has none of its own)."""
+    import simdenc
+
+    if data is None:
+        return dict(text=None, encoding=None, source=None, replacements=None)
+    found = simdenc.detect(data, hint, default=DEFAULT)
+    text = simdenc.decode(data, found.encoding)
+    return dict(text=text, encoding=found.encoding, source=found.source, replacements=text.count("\ufffd"))
+
+
 def records(rng: random.Random, n: int, length: int) -> List[Dict[str, Any]]:
-    """Rows with a charset label (some null, some unknown: the default then applies)."""
+    """Rows with a charset label (some null, some unknown and ignored: then the content
+    decides; some with a BOM, which wins over the label)."""
     out = []
     for i in range(n):
-        name, label, encoding = PAIRS[i % len(PAIRS)]
+        name, label, _ = PAIRS[i % len(PAIRS)]
         text = piece(name, rng, rng.randrange(length // 4, length))
         kind = i % 10
-        if kind == 7:  # no label: the default (UTF-8)
-            data, text = encoded(text, "utf-8")
-            out.append(dict(id=i, charset=None, content=data, text=text, encoding="UTF-8", source="default"))
-        elif kind == 8:  # an unknown label, ignored: the default
-            data, text = encoded(text, "utf-8")
-            out.append(dict(id=i, charset="x-unknown", content=data, text=text, encoding="UTF-8", source="default"))
+        if kind == 7:  # no label
+            data, charset = encoded(text, label)[0], None
+        elif kind == 8:  # an unknown label, ignored
+            data, charset = encoded(text, label)[0], "x-unknown"
         elif kind == 9:  # a BOM wins over the label
-            data = b"\xff\xfe" + text.encode("utf-16-le")
-            out.append(dict(id=i, charset=label, content=data, text=text, encoding="UTF-16LE", source="bom"))
+            data, charset = b"\xff\xfe" + text.encode("utf-16-le"), label
         else:
-            data, text = encoded(text, label)
-            out.append(dict(id=i, charset=label, content=data, text=text, encoding=encoding, source="label"))
-    out.append(dict(id=n, charset="utf-8", content=None, text=None, encoding=None, source=None))
-    out.append(dict(id=n + 1, charset="shift_jis", content=b"ok \x82", text="ok \ufffd", encoding="Shift_JIS", source="label"))
+            data, charset = encoded(text, label)[0], label
+        out.append(dict(id=i, charset=charset, content=data))
+    out.append(dict(id=n, charset="utf-8", content=None))
+    out.append(dict(id=n + 1, charset="shift_jis", content=b"ok \x82"))
+    for r in out:
+        r.update(expect(r["content"], r["charset"]))
     return out
 
 
 def write_files(out: pathlib.Path, rng: random.Random, n: int) -> Dict[str, Any]:
-    """Shift_JIS files (the job is given --encoding shift_jis), and files whose BOM wins."""
+    """Shift_JIS files and files with BOMs: what the job gives with ``--encoding shift_jis``
+    ("label", or "bom") and with ``--encoding auto`` (the content decides)."""
     files = out / "files"
     (files / "sub").mkdir(parents=True, exist_ok=True)
-    expected = {}
+    expected: Dict[str, Any] = {"label": {}, "auto": {}}
     for i in range(n):
         text = piece("ja", rng, 2000)
         if i % 5 == 3:
@@ -101,7 +121,9 @@ def write_files(out: pathlib.Path, rng: random.Random, n: int) -> Dict[str, Any]
             encoding, source = "Shift_JIS", "label"
         path = files / ("sub" if i % 2 else ".") / f"doc{i:04}.txt"
         path.write_bytes(data)
-        expected[path.resolve().as_uri()] = dict(text=text, encoding=encoding, source=source, replacements=0)
+        key = path.resolve().as_uri()
+        expected["label"][key] = dict(text=text, encoding=encoding, source=source, replacements=0)
+        expected["auto"][key] = expect(data, None)
     return expected
 
 
@@ -124,24 +146,25 @@ def write_warc(out: pathlib.Path, rng: random.Random, n: int) -> Dict[str, Any]:
     with open(out / "warc" / "crawl.warc.gz", "wb") as f:
         writer = WARCWriter(f, gzip=True)
         for i in range(n):
-            name, label, encoding = PAIRS[i % len(PAIRS)]
-            text = piece(name, rng, rng.randrange(200, 3000))
+            name, label, _ = PAIRS[i % len(PAIRS)]
+            text: Optional[str] = piece(name, rng, rng.randrange(200, 3000))
             url = f"http://example.{name}/page{i}"
             kind = i % 8
-            data, text = encoded(text, label)
+            data = plain = encoded(text, label)[0]
             headers = [("Content-Type", f"text/html; charset={label}")]
-            source: Optional[str] = "http"
             if kind == 1:  # quoted, with another parameter after
                 headers = [("Content-Type", f'text/html; charset="{label}"; format=flowed')]
-            elif kind == 2:  # no charset: the default (windows-1252 in the test)
-                data, text = encoded(text, "windows-1252")
-                headers, encoding, source = [("Content-Type", "text/plain")], "windows-1252", "default"
+            elif kind == 2:  # no charset: the content decides (a guess)
+                headers = [("Content-Type", "text/plain")]
+            elif kind == 7:  # no charset, a <meta charset> in the page
+                data = plain = f"<!doctype html><meta charset={label}><title>t</title>".encode() + data
+                headers = [("Content-Type", "text/html")]
             elif kind == 3:  # gzip content encoding (warcio removes it)
                 headers.append(("Content-Encoding", "gzip"))
-                data = gzip.compress(data)
+                plain, data = data, gzip.compress(data)
             elif kind == 4:  # chunked transfer encoding (warcio removes it)
                 headers.append(("Transfer-Encoding", "chunked"))
-                data = chunked(data)
+                plain, data = data, chunked(data)
             elif kind == 5:  # not text: skipped
                 headers, text = [("Content-Type", "image/png")], None
                 data = b"\x89PNG\r\n\x1a\n" + bytes(rng.randrange(256) for _ in range(100))
@@ -153,7 +176,10 @@ def write_warc(out: pathlib.Path, rng: random.Random, n: int) -> Dict[str, Any]:
             record = writer.create_warc_record(url, "response", payload=io.BytesIO(payload))
             writer.write_record(record)
             if text is not None:
-                expected[url] = dict(text=text, encoding=encoding, source=source, replacements=0)
+                import simdenc
+
+                hint = simdenc.charset_from_content_type(dict(headers)["Content-Type"])
+                expected[url] = expect(plain, hint)
     return expected
 
 
@@ -179,13 +205,7 @@ def make(out: pathlib.Path, scale: int = 1, seed: int = 21) -> Dict[str, Any]:
             f.write(json.dumps({"id": r["id"], "charset": r["charset"], "content": content}) + "\n")
     expected = {
         "records": {
-            str(r["id"]): dict(
-                text=r["text"],
-                encoding=r["encoding"],
-                source=r["source"],
-                replacements=None if r["content"] is None else (1 if r["id"] == len(rows) - 1 else 0),
-            )
-            for r in rows
+            str(r["id"]): {k: r[k] for k in ("text", "encoding", "source", "replacements")} for r in rows
         },
         "files": write_files(out, rng, 10 * scale),
         "warc": write_warc(out, rng, 40 * scale),

@@ -4,12 +4,17 @@ Each input record's bytes are decoded by ``simdenc.decode_batch`` inside ``mapIn
 hands Arrow record batches to Python and takes Arrow batches back, so the bytes go from the
 JVM to the decoder and the text back without a Python object per record.
 
+Each record's encoding is determined as ``simdenc.detect`` does (``--encoding auto``, the
+default: the HTML Standard's algorithm, with a WARC response's ``Content-Type`` charset or the
+input's charset column as the transport layer's label, and simdenc's frequency detector as its
+guess), or given (``--encoding LABEL``; a BOM still wins).
+
 Output: Parquet with the columns ``text`` (UTF-8), ``encoding`` (the standard's name of the
-encoding used), ``source`` (how it was decided: "bom", "http" for a WARC response's
-``Content-Type`` charset, "label" for ``--encoding`` or a charset column, "default" for
-``--default-encoding``) and ``replacements`` (malformed sequences replaced with U+FFFD), after
-the input's other columns (``path`` for files; ``warc_path``, ``url`` and ``content_type`` for
-WARC; every other column for Parquet and JSONL).
+encoding used), ``source`` (how it was decided: "bom", "http" (the transport layer's label),
+"meta" or "xml" (a declaration in an HTML page), "guess", "default", or "label" for
+``--encoding LABEL``) and ``replacements`` (malformed sequences replaced with U+FFFD), after
+the input's other columns (``path`` for files; ``warc_path``, ``url``, ``content_type`` and
+``charset`` for WARC; every other column for Parquet and JSONL).
 
 Inputs (``--format``):
   files    a directory of files (recursive), one record per file
@@ -20,8 +25,7 @@ Inputs (``--format``):
 A charset column (``--charset-column``, for parquet and jsonl) gives per-record labels.
 Unknown labels are ignored, as the HTML Standard ignores an unknown transport-layer charset.
 
-    spark-submit simdenc_corpus.py --format warc --input crawl/ --output out/ \\
-        --default-encoding windows-1252
+    spark-submit simdenc_corpus.py --format warc --input crawl/ --output out/
 
 See README.md (beside this file) for running it on a cluster.
 """
@@ -34,7 +38,6 @@ import time
 from typing import Any, Dict, Iterator, List, Optional
 
 import pyarrow as pa
-import pyarrow.compute as pc
 
 import simdenc
 
@@ -45,90 +48,35 @@ DECODED_DDL = "text string, encoding string, source string, replacements long"
 # --- the decoding stage ------------------------------------------------------------------
 
 
-def resolve_labels(labels: pa.Array) -> pa.Array:
-    """Each label as the standard's encoding name, null where it is null or unknown."""
-    unique = pc.unique(labels).to_pylist()
-    names = [simdenc.lookup(u) if u is not None else None for u in unique]
-    index = pc.index_in(labels, value_set=pa.array(unique, labels.type))
-    return pc.take(pa.array(names, pa.string()), index)
-
-
-def decode_record_batch(
-    batch: pa.RecordBatch,
-    column: str,
-    encoding: Optional[str],
-    default: str,
-    charset_column: Optional[str],
-    hint_source: str,
-    threads: Optional[int],
-) -> pa.RecordBatch:
-    """``batch`` with ``column`` (binary) replaced by the decoded columns."""
+def decode_record_batch(batch: pa.RecordBatch, column: str, options: Dict[str, Any]) -> pa.RecordBatch:
+    """``batch`` with ``column`` (binary) replaced by the decoded columns. ``options``:
+    ``encoding`` ("auto" or a label), ``charset_column`` (the transport layer's labels, for
+    "auto"; None if there are none), ``default``, ``html``, ``guess``, ``threads``."""
     values = batch.column(column)
-    given = None
-    if encoding is not None:
-        labels: Any = encoding
-    elif charset_column is not None:
-        resolved = resolve_labels(batch.column(charset_column).cast(pa.string()))
-        given = pc.is_valid(resolved)
-        labels = pc.fill_null(resolved, default)
-    else:
-        labels = default
-    text, encodings, sources, replacements = simdenc.decode_batch(
-        values, labels, return_encodings=True, return_sources=True, return_replacements=True, threads=threads
+    kwargs: Dict[str, Any] = dict(
+        return_encodings=True, return_sources=True, return_replacements=True, threads=options["threads"]
     )
-    # decode_batch says "label" for every label it was given: say where the label came from.
-    if encoding is None:
-        from_label = pc.equal(sources, "label")
-        if given is not None:
-            sources = pc.if_else(pc.and_(from_label, given), hint_source, pc.if_else(from_label, "default", sources))
-        else:
-            sources = pc.if_else(from_label, "default", sources)
+    if options["encoding"] == "auto":
+        kwargs.update(default=options["default"], html=options["html"], guess=options["guess"])
+        if options["charset_column"] is not None:
+            kwargs["http_charsets"] = batch.column(options["charset_column"]).cast(pa.string())
+    text, encodings, sources, replacements = simdenc.decode_batch(values, options["encoding"], **kwargs)
     keep = [name for name in batch.schema.names if name != column]
-    arrays = [batch.column(name) for name in keep] + [
-        text,
-        encodings,
-        sources,
-        replacements,
-    ]
+    arrays = [batch.column(name) for name in keep] + [text, encodings, sources, replacements]
     return pa.RecordBatch.from_arrays(arrays, names=keep + ["text", "encoding", "source", "replacements"])
 
 
-def decoder(
-    column: str,
-    encoding: Optional[str],
-    default: str,
-    charset_column: Optional[str],
-    hint_source: str,
-    threads: Optional[int],
-):
+def decoder(column: str, options: Dict[str, Any]):
     """The function for ``mapInArrow``."""
 
     def run(batches: Iterator[pa.RecordBatch]) -> Iterator[pa.RecordBatch]:
         for batch in batches:
-            yield decode_record_batch(batch, column, encoding, default, charset_column, hint_source, threads)
+            yield decode_record_batch(batch, column, options)
 
     return run
 
 
 # --- WARC --------------------------------------------------------------------------------
-
-
-def charset_of(content_type: Optional[str]) -> Optional[str]:
-    """The ``charset`` parameter of a ``Content-Type`` value (the last one wins, quotes
-    removed), as the MIME Sniffing Standard's parameter parsing reads it for this purpose."""
-    if not content_type:
-        return None
-    charset = None
-    for param in content_type.split(";")[1:]:
-        name, sep, value = param.partition("=")
-        if not sep or name.strip().lower() != "charset":
-            continue
-        value = value.strip()
-        if value.startswith('"'):
-            value = value[1:].split('"', 1)[0]
-        if value and charset is None:
-            charset = value
-    return charset
 
 
 def is_text(content_type: Optional[str]) -> bool:
@@ -177,7 +125,8 @@ def warc_records(batches: Iterator[pa.RecordBatch], records_per_batch: int = 100
                     rows["warc_path"].append(path)
                     rows["url"].append(record.rec_headers.get_header("WARC-Target-URI"))
                     rows["content_type"].append(content_type)
-                    rows["charset"].append(charset_of(content_type))
+                    # The transport layer's encoding, the header parsed as Fetch does.
+                    rows["charset"].append(simdenc.charset_from_content_type(content_type) if content_type else None)
                     rows["content"].append(record.content_stream().read())
                     if len(rows["content"]) >= records_per_batch:
                         yield flush()
@@ -207,7 +156,7 @@ def build(spark: Any, args: argparse.Namespace) -> Any:
     """The converted DataFrame (lazy)."""
     from pyspark.sql import functions as F
 
-    column, charset_column, hint = args.column, args.charset_column, "label"
+    column, charset_column = args.column, args.charset_column
     if args.format == "files":
         df = (
             spark.read.format("binaryFile")
@@ -229,18 +178,26 @@ def build(spark: Any, args: argparse.Namespace) -> Any:
         parts = args.partitions or min(len(paths), spark.sparkContext.defaultParallelism * 4)
         df = spark.createDataFrame([(p,) for p in paths], "path string").repartition(parts)
         df = df.mapInArrow(warc_records, WARC_DDL)
-        column, charset_column, hint = "content", "charset", "http"
+        column, charset_column = "content", "charset"
     else:  # argparse's choices exclude this
         raise SystemExit(f"unknown format {args.format}")
     if args.partitions and args.format != "warc":
         df = df.repartition(args.partitions)
-    if args.encoding is not None or (charset_column is not None and charset_column not in df.columns):
+    if args.encoding != "auto" or (charset_column is not None and charset_column not in df.columns):
         charset_column = None
     if column not in df.columns:
         raise SystemExit(f"no column {column!r} in the input")
     keep = [f"`{f.name}` {f.dataType.simpleString()}" for f in df.schema.fields if f.name != column]
     schema = ", ".join(keep + [DECODED_DDL])
-    run = decoder(column, args.encoding, args.default_encoding, charset_column, hint, args.threads)
+    options = dict(
+        encoding=args.encoding,
+        charset_column=charset_column,
+        default=args.default_encoding,
+        html=args.html,
+        guess=args.guess,
+        threads=args.threads,
+    )
+    run = decoder(column, options)
     return df.mapInArrow(run, schema)
 
 
@@ -251,8 +208,20 @@ def parse_args(argv: Optional[List[str]] = None) -> argparse.Namespace:
     parser.add_argument("--format", choices=["files", "parquet", "jsonl", "warc"], required=True)
     parser.add_argument("--column", default="content", help="the bytes column (parquet, jsonl)")
     parser.add_argument("--charset-column", default="charset", help="per-record labels (parquet, jsonl), used if the input has it")
-    parser.add_argument("--encoding", help="one label for every record (overrides charsets; a BOM still wins)")
-    parser.add_argument("--default-encoding", default="utf-8", help="for records without a usable label")
+    parser.add_argument(
+        "--encoding",
+        default="auto",
+        help="auto (the default: determined per record) or one label for every record (a BOM still wins)",
+    )
+    parser.add_argument(
+        "--default-encoding",
+        default="windows-1252",
+        help="with auto, when nothing else decides (default windows-1252, the HTML Standard's)",
+    )
+    markup = parser.add_mutually_exclusive_group()
+    markup.add_argument("--html", dest="html", action="store_const", const=True, help="every record is HTML")
+    markup.add_argument("--text", dest="html", action="store_const", const=False, help="every record is plain text")
+    parser.add_argument("--no-guess", dest="guess", action="store_false", help="no frequency analysis (auto)")
     parser.add_argument("--partitions", type=int, help="repartition the input into this many parts")
     parser.add_argument(
         "--threads",
@@ -262,8 +231,10 @@ def parse_args(argv: Optional[List[str]] = None) -> argparse.Namespace:
     )
     parser.add_argument("--mode", default="overwrite", help="Spark's save mode for the output")
     args = parser.parse_args(argv)
+    if args.encoding.strip().lower() == "auto":
+        args.encoding = "auto"
     for label in (args.encoding, args.default_encoding):
-        if label is not None and simdenc.lookup(label) is None:
+        if label != "auto" and simdenc.lookup(label) is None:
             parser.error(f"unknown encoding: {label}")
     return args
 
