@@ -5,7 +5,10 @@ one run:
    encoded bytes;
 2. ``decode_batch`` (a pyarrow binary array of ~1 KiB records to a string array) at 1 and 2
    threads, against a Python loop of ``bytes.decode`` building the same pyarrow array;
-3. the Spark job (examples/spark/simdenc_corpus.py, Parquet in and out) in records per second
+3. ``detect`` against charset-normalizer's ``from_bytes(...).best()`` and cchardet's
+   ``detect`` (faust-cchardet), when they are installed (``pip install charset-normalizer
+   faust-cchardet``), on 16 KiB of each text in its legacy encoding;
+4. the Spark job (examples/spark/simdenc_corpus.py, Parquet in and out) in records per second
    at ``local[1]`` and ``local[2]`` (with pyspark and Java; ``--no-spark`` skips it).
 
 Each figure is the median of several rounds (``--rounds``); on a shared machine compare the
@@ -97,6 +100,39 @@ def bench_batch(rounds):
             f"| {name} | {label} | {len(rows)} | {mb:.1f} | {mb / cp:.0f} | {mb / t1:.0f} | {mb / t2:.0f} "
             f"| {t1 / t2:.2f}x | {cp / t1:.2f}x | {cp / t2:.2f}x |"
         )
+    print()
+
+
+def bench_detect(rounds):
+    peers = {}
+    try:
+        import charset_normalizer
+
+        peers["charset-normalizer"] = lambda d: getattr(charset_normalizer.from_bytes(d).best(), "encoding", None)
+    except ImportError:
+        pass
+    try:
+        import cchardet
+
+        peers["cchardet"] = lambda d: cchardet.detect(d)["encoding"]
+    except ImportError:
+        pass
+    names = list(peers)
+    print("## detect against other detectors (MB/s of input, median; what each answered)\n")
+    print("| text | encoding | KiB | simdenc detect | " + " | ".join(names) + " | " + " | ".join(f"detect / {n}" for n in names) + " |")
+    print("|---" * (4 + 2 * len(names)) + "|")
+    for name, label, codec in BATCH_ROWS + [("ru", "koi8-r", "koi8_r"), ("el", "iso-8859-7", "iso8859_7")]:
+        data = corpus(name, codec, copies=4)[0][: 16 * 1024]
+        mb = len(data) / 1e6
+        ours = median_time(lambda: simdenc.detect(data), rounds, 3)
+        answer = simdenc.detect(data).encoding
+        cells, ratios = [], []
+        for peer in names:
+            fn = peers[peer]
+            t = median_time(lambda: fn(data), max(3, rounds // 2), 1)
+            cells.append(f"{mb / t:.1f} ({fn(data)})")
+            ratios.append(f"{t / ours:.1f}x")
+        print(f"| {name} | {label} | {len(data) // 1024} | {mb / ours:.0f} ({answer}) | " + " | ".join(cells) + " | " + " | ".join(ratios) + " |")
     print()
 
 
@@ -211,6 +247,7 @@ def main():
     print(f"simdenc {simdenc.__version__}, Python {sys.version.split()[0]}, {os.cpu_count()} CPUs\n")
     bench_one_shot(args.rounds)
     bench_batch(args.rounds)
+    bench_detect(args.rounds)
     if not args.no_spark:
         bench_spark(args.spark_rounds, args.spark_records)
 
