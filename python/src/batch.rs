@@ -24,7 +24,7 @@ use arrow_data::ArrayData;
 use arrow_schema::DataType;
 use pyo3::exceptions::{PyLookupError, PyOverflowError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
-use pyo3::types::{PyBytes, PyCapsule, PyCapsuleMethods, PyList, PyString, PyTuple};
+use pyo3::types::{PyCapsule, PyCapsuleMethods, PyList, PyString, PyTuple};
 use rayon::prelude::*;
 use simdenc::{DecoderResult, Encoding};
 
@@ -567,7 +567,7 @@ fn results<'py>(
     PyTuple::new(py, out)
 }
 
-/// The native part of `simdenc.decode_batch` (python/simdenc/__init__.py checks and converts
+/// The native part of `simdenc.decode_batch` (python/simdenc/_batch.py checks and converts
 /// the arguments and imports the results into pyarrow). `values` is a list of bytes-like
 /// objects or None, or an object with `__arrow_c_array__` (binary or large_binary).
 /// Returns the capsule pairs of the text and of the details asked for.
@@ -627,8 +627,12 @@ pub(crate) fn _decode_batch<'py>(
             .iter()
             .any(Option::is_none)
             .then(|| NullBuffer::from(rows.rows.iter().map(Option::is_some).collect::<Vec<_>>()));
-        let (parts, large) = run(py, &rows, &labels, bom, fatal, threads, &owned)?;
-        let text = if large {
+        let parts = decode_rows(py, &rows, &labels, bom, fatal, threads)?;
+        // `owned` holds the bytes objects the rows borrow until here.
+        drop(owned);
+        // A string array unless its 32-bit offsets cannot hold the text.
+        let size: usize = parts.0.iter().map(|p| p.text.len()).sum();
+        let text = if i32::from_usize(size).is_none() {
             string_array::<i64>(parts.0, nulls)?
         } else {
             string_array::<i32>(parts.0, nulls)?
@@ -646,13 +650,13 @@ pub(crate) fn _decode_batch<'py>(
         DataType::Binary => {
             let array = BinaryArray::from(data);
             let labels = labels_of(encodings, Array::len(&array), default, http_charsets, html, guess)?;
-            let ((parts, info), _) = run_arrow(py, &array, &labels, bom, fatal, threads)?;
+            let (parts, info) = decode_rows(py, &array, &labels, bom, fatal, threads)?;
             (string_array::<i32>(parts, array.nulls().cloned())?, info)
         }
         DataType::LargeBinary => {
             let array = LargeBinaryArray::from(data);
             let labels = labels_of(encodings, Array::len(&array), default, http_charsets, html, guess)?;
-            let ((parts, info), _) = run_arrow(py, &array, &labels, bom, fatal, threads)?;
+            let (parts, info) = decode_rows(py, &array, &labels, bom, fatal, threads)?;
             (string_array::<i64>(parts, array.nulls().cloned())?, info)
         }
         other => {
@@ -666,59 +670,32 @@ pub(crate) fn _decode_batch<'py>(
 
 type Decoded = (Vec<Part>, Vec<Option<(&'static Encoding, Source, u64)>>);
 
-fn run_arrow<O: OffsetSizeTrait>(
+/// Decodes `rows` (with the GIL released unless the batch is small), then `finish`.
+fn decode_rows(
     py: Python<'_>,
-    array: &arrow_array::GenericBinaryArray<O>,
+    rows: &dyn Rows,
     labels: &Labels,
     bom: Bom,
     fatal: bool,
     threads: Option<usize>,
-) -> PyResult<(Decoded, bool)> {
-    let total = array.bytes_before(Array::len(array));
-    let job = Job {
-        rows: array,
-        labels,
-        bom,
-        fatal,
-    };
-    let parts = if total >= SERIAL_BYTES {
-        py.detach(|| job.run(threads))?
-    } else {
-        job.run(threads)?
-    };
-    finish(py, parts, array, O::IS_LARGE)
-}
-
-/// Decodes a list's rows; the text is a large_string array only if a string array cannot hold
-/// it. `owned` (the bytes objects the rows borrow) is only kept alive.
-fn run(
-    py: Python<'_>,
-    rows: &ListRows<'_>,
-    labels: &Labels,
-    bom: Bom,
-    fatal: bool,
-    threads: Option<usize>,
-    _owned: &[Option<Bound<'_, PyBytes>>],
-) -> PyResult<(Decoded, bool)> {
-    let total = rows.bytes_before(rows.len());
+) -> PyResult<Decoded> {
     let job = Job {
         rows,
         labels,
         bom,
         fatal,
     };
-    let parts = if total >= SERIAL_BYTES {
+    let parts = if rows.bytes_before(rows.len()) >= SERIAL_BYTES {
         py.detach(|| job.run(threads))?
     } else {
         job.run(threads)?
     };
-    let size: usize = parts.iter().map(|p| p.text.len()).sum();
-    finish(py, parts, rows, i32::from_usize(size).is_none())
+    finish(py, parts, rows)
 }
 
 /// Raises the first malformed row's error (with `fatal`), else splits the parts' per-row
 /// details out.
-fn finish(py: Python<'_>, mut parts: Vec<Part>, rows: &dyn Rows, large: bool) -> PyResult<(Decoded, bool)> {
+fn finish(py: Python<'_>, mut parts: Vec<Part>, rows: &dyn Rows) -> PyResult<Decoded> {
     if let Some((row, encoding, bad)) = parts.iter().find_map(|p| p.error) {
         let object = rows.get(row).unwrap_or_default();
         let err = decode_error(py, encoding, object, 0, bad);
@@ -733,7 +710,7 @@ fn finish(py: Python<'_>, mut parts: Vec<Part>, rows: &dyn Rows, large: bool) ->
         .iter_mut()
         .flat_map(|p| std::mem::take(&mut p.rows))
         .collect();
-    Ok(((parts, info), large))
+    Ok((parts, info))
 }
 
 use arrow_buffer::ArrowNativeType as _;
