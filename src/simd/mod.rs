@@ -409,7 +409,7 @@ pub(crate) struct Kernels {
     vector_units_encode: bool,
     /// Whether `utf16_to_utf8` and `utf8_to_utf16` are vector kernels at this level: then
     /// the legacy codecs stage UTF-16 and convert it in bulk rather than writing UTF-8
-    /// character by character (see `codecs::cursor`), which only pays with vector kernels.
+    /// character by character (see `codecs::encode_runs`), which only pays with vector kernels.
     vector_transcoders: bool,
 }
 
