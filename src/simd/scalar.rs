@@ -128,9 +128,7 @@ pub(crate) fn utf8_valid_up_to(src: &[u8]) -> usize {
     let mut i = 0;
     loop {
         // The word-at-a-time ASCII routine only at an ASCII byte, not at every character of
-        // text in another script (64-byte Russian inputs 582 -> 955 MB/s at the scalar level,
-        // 582 -> 948 at SSE2: `simdenc bench --filter small --level scalar,sse2 --batches 5`,
-        // 2 alternating rounds, best, 2026-11-24).
+        // text in another script, where it finds no run (docs/decisions.md, "Kernel tuning").
         if src.get(i).is_some_and(|&b| b < 0x80) {
             i += ascii_prefix_len(&src[i..]);
         }
@@ -398,8 +396,8 @@ pub(crate) fn utf16_bytes_to_utf8(src: &[u8], be: bool, dst: &mut OutBytes) -> (
     (read, written)
 }
 
-/// [`utf16_bytes_to_utf8`] up to the first surrogate: a loop of its own (with the pairs in
-/// it, it compiled a third slower).
+/// [`utf16_bytes_to_utf8`] up to the first surrogate: a loop of its own, which the compiler
+/// keeps tighter than one with the pairs in it (docs/decisions.md, "Kernel tuning").
 #[inline(always)]
 fn bmp_bytes_to_utf8(src: &[u8], be: bool, dst: &mut OutBytes) -> (usize, usize) {
     let (mut read, mut written) = (0, 0);

@@ -20,7 +20,7 @@
 //! (`x86/avx512_pairs.rs`: byte compress, 64-byte lookups).
 
 // The instance is NEON's: AVX2 has no 256-entry byte lookup for the pages, and its scalar
-// kernel measured at 2.8 to 4 times encoding_rs already (docs/decisions.md).
+// kernel is well ahead of encoding_rs already (docs/decisions.md).
 #![cfg_attr(not(target_arch = "aarch64"), allow(dead_code))]
 
 use super::super::scalar;

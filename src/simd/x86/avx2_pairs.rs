@@ -263,9 +263,8 @@ unsafe fn block<const MIN: i32>(src: *const u8, t: &Tables, tables: &PairTables)
         // Negative 16-bit lanes: the pairs with a lead.
         let has_lead = _mm256_or_si256(lead_bytes, _mm256_slli_epi16::<8>(lead_bytes));
         // Pointers at or above the limit: gathered at the limit minus one (inside the
-        // table), and the block stops all the same. (Clamping rather than a branch before
-        // the gathers: decoding the Wikipedia texts, the two builds alternating, Korean EUC-KR
-        // 1.37 -> 1.40 GB/s to UTF-8, Japanese Shift_JIS 1.65 -> 1.93 to UTF-16, 2026-11-23.)
+        // table), and the block stops all the same (clamping, not a branch before the
+        // gathers, which mispredicts; docs/decisions.md, "Kernel tuning").
         let clamped = _mm256_min_epu16(pointer, t.last);
         let above = _mm256_andnot_si256(_mm256_cmpeq_epi16(clamped, pointer), has_lead);
         let pointer = clamped;
@@ -344,9 +343,8 @@ impl Checked for Block {
     }
     #[inline(always)]
     fn ascii(&self) -> bool {
-        // The block loop's ASCII runs measured slower here: a branch on every block cost
-        // 15% of Japanese text into UTF-8 (docs/decisions.md, "CJK kernels from one
-        // skeleton").
+        // No ASCII runs: their branch on every block costs CJK text more than runs save
+        // (docs/decisions.md, "CJK kernels from one skeleton").
         false
     }
 }

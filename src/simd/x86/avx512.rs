@@ -380,11 +380,8 @@ unsafe fn decode_64(v: __m512i, t: &SplitTable) -> ([__m512i; 2], u64) {
 /// blocks overlap in the pipeline; the block with an unmapped byte, or the last partial
 /// block, is loaded and stored with masks after the loop. Either stops where the scalar
 /// kernel stops: at the first unmapped byte or at the end of the shorter slice.
-///
-/// Benchmark (`simdenc bench --filter sb-decode16 --level avx512`, 2-vCPU Zen 4 VM): about
-/// 2.3 GB/s on every encoding with the former 32-byte `vpermi2w` blocks, whose advance (the
-/// `popcnt` of the stored lanes, computed without `popcnt` enabled) fed the next load; about
-/// 30 GB/s like this (de, ru, el, he, ar, th).
+/// (An advance that depends on the data would feed the next load: docs/decisions.md,
+/// "Kernel tuning".)
 #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512vbmi,avx512vbmi2,bmi2")]
 fn single_byte_to_utf16(src: &[u8], table: &[u16; 128], dst: &mut [u16]) -> (usize, usize) {
     let len = src.len().min(dst.len());
@@ -446,8 +443,7 @@ fn single_byte_to_utf16(src: &[u8], table: &[u16; 128], dst: &mut [u16]) -> (usi
 /// every character before them, so the result equals the scalar kernel's.
 ///
 /// As for UTF-16, the read position advances by 64 per block whatever the block holds, so
-/// only the write position (a sum of byte counts) is carried from block to block: about
-/// 7 GB/s on ru, el, he, ar and 4 GB/s on th, from 3 GB/s before (same benchmark).
+/// only the write position (a sum of byte counts) is carried from block to block.
 ///
 /// `popcnt` is enabled besides the level's features: see `avx512_transcode`'s module docs.
 #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512vbmi,avx512vbmi2,bmi2,popcnt")]

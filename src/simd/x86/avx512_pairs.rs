@@ -67,11 +67,9 @@ unsafe fn load(t: &PairTables) -> Tables {
 /// Entries `index` of `table` for the lanes in `m` (0 in the others), each in the low bytes
 /// of its 32-bit lane, followed by whatever the table holds after it (for `U8` and `U16`).
 ///
-/// An 8-lane gather where `m` has no lane above the eighth: on Zen 4 a 16-lane gather costs
-/// 2.6 times an 8-lane one whatever its mask (7.7 against 3.0 ns per gather, independent
-/// iterations of an ad-hoc loop, 2026-11-24), and blocks of HTML pages have few pairs (a
-/// few words in ASCII markup). A 4-lane one as well (1.6 ns) measured no faster in the
-/// kernels (a third branch; HTML pages within 2% either way, same loop).
+/// An 8-lane gather where `m` has no lane above the eighth: a gather costs by its lanes
+/// whatever its mask, and blocks of HTML pages have few pairs (a few words in ASCII markup;
+/// docs/decisions.md, "Kernel tuning").
 ///
 /// # Safety
 /// - AVX-512F/VL is enabled in the caller.
@@ -305,8 +303,7 @@ unsafe fn block<const FOUR: bool>(v: __m512i, len: usize, t: &Tables, tables: &P
                 // (`PairTables::with_four_byte`): nothing to check.
                 cp = _mm512_or_si512(cp, gather(four, pointer, Lookup::U16(table)));
             }
-            // A table all plain needs no check (gb18030's HTML page into UTF-8, ad-hoc loop,
-            // 3 alternating rounds, best: 5161 -> 5451 MB/s, 2026-11-24).
+            // A table all plain needs no check.
             if tables.plain_or_zero && !tables.all_plain {
                 // Only 0 is not plain (EUC-KR, Shift_JIS, EUC-JP).
                 if _mm512_mask_cmpeq_epi32_mask(pairs, cp, _mm512_setzero_si512()) != 0 {
@@ -384,8 +381,8 @@ unsafe fn low_bytes(a: __m512i, b: __m512i) -> __m512i {
 /// ones.
 type ScalarPairs<T> = fn(&[u8], &PairTables, &mut [T], usize) -> (usize, usize);
 
-/// [`pair_blocks`] for `tables`: gb18030's four-byte sequences in their own copy of the loop
-/// (the others' HTML pages were 3.5-4% slower with its checks, ad-hoc loop, 2026-11-24).
+/// [`pair_blocks`] for `tables`: gb18030's four-byte sequences in their own copy of the loop,
+/// so that the other encodings do not pay for their checks.
 ///
 /// # Safety
 /// As [`pair_blocks`].
@@ -470,10 +467,8 @@ unsafe fn pair_blocks<T, const ROOM: usize, const FOUR: bool>(
                 // It stopped inside the block, where it would have without the end.
                 return (read, written);
             }
-            // Loaded again rather than kept across the call (kept, Shift_JIS and Big5 HTML
-            // pages were 8-9% slower than before this path existed, against 3.5-4% without
-            // it, the four-byte checks then being in every table's loop; ad-hoc loop,
-            // 2026-11-24).
+            // Loaded again rather than kept across the call: kept, they are spilled in the
+            // hot loop (docs/decisions.md, "Kernel tuning").
             // SAFETY: AVX-512 per the caller's contract.
             t = unsafe { load(tables) };
             continue;
@@ -524,10 +519,7 @@ const SHORT: usize = 32;
 
 /// A block whose first non-ASCII byte is at least this far into it writes its ASCII and
 /// starts the next block there: HTML pages' few words between markup then take one block
-/// where they often straddled two (the Chinese page in gb18030: 2267 -> 1911 blocks with
-/// characters). Ad-hoc loop, AVX-512, alternating, best, 2026-11-24: HTML pages into UTF-8
-/// 6-10% faster (gb18030 5352 -> 5885 MB/s), into UTF-16 3-9%; text within 1%. 16 and 48
-/// measured no better.
+/// where they often straddled two (docs/decisions.md, "Kernel tuning").
 const ASCII_SKIP: usize = 32;
 
 #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512vbmi,avx512vbmi2,bmi2,popcnt")]
@@ -566,7 +558,7 @@ pub(crate) fn pairs_to_utf8(src: &[u8], tables: &PairTables, dst: &mut OutBytes)
             };
             let last_bytes = low_bytes(last(cp0), last(cp1));
             // Blocks of CJK text have none below U+0800: three bytes each, without the
-            // blends (text decode 3 to 7% faster than with them, see the commit).
+            // blends.
             let (lead_bytes, middle_bytes, wide_trails) = if b.narrow {
                 (
                     low_bytes(lead(w0, cp0), lead(w1, cp1)),
@@ -718,9 +710,8 @@ pub(crate) fn units_to_bytes(src: &[u16], tables: &EncodeTables, dst: &mut OutBy
             2, 3, 0, 1, 14, 15, 12, 13, 10, 11, 8, 9, 6, 7, 4, 5, 2, 3, 0, 1, 14, 15, 12, 13, 10, 11, 8, 9,
             6, 7, 4, 5, 2, 3, 0, 1,
         );
-        // The ranges in use, without the empty ones, which EUC-KR and Big5 have only:
-        // comparing each unit with those too cost 9% of EUC-KR's encode (ko.txt, 2075 ->
-        // 2270 MB/s without them; ad-hoc loop, AVX-512, 2026-11-24).
+        // The ranges in use, without the empty ones, which EUC-KR and Big5 have only
+        // (comparing each unit with those too is a cost for nothing).
         let mut ranges = [(0, 0); 5];
         let mut n = 0;
         for &(lo, hi) in tables.declined.iter().filter(|(lo, hi)| lo <= hi) {
@@ -768,18 +759,14 @@ pub(crate) fn units_to_bytes(src: &[u16], tables: &EncodeTables, dst: &mut OutBy
                 _mm512_and_si512(u, _mm512_set1_epi16(0xFF)),
             );
             // The non-ASCII units' indexes, packed into the low lanes where that saves
-            // gather lanes: a gather costs by its lanes, whatever its mask (16 lanes 5.05 ns,
-            // 8 lanes 2.69, ad-hoc loop, this VM, 2026-11-24), so up to 24 units take 24
-            // lanes instead of 32 (Korean, with a space every few syllables). Denser blocks
-            // (Chinese, Japanese) skip the compress and expand: packing every block measured
-            // 3-5% slower on Chinese and the single-byte encodes than this (`simdenc bench
-            // --filter encode --level avx512`, 3 alternating rounds, best).
+            // gather lanes: a gather costs by its lanes, whatever its mask, so up to 24 units
+            // take 24 lanes instead of 32 (Korean, with a space every few syllables). Denser
+            // blocks (Chinese, Japanese) skip the compress and expand, which would cost them
+            // more than it saves (docs/decisions.md, "Kernel tuning").
             let mut others = !ascii;
             // Single-byte encodings: the units in the page of the first non-ASCII one (most
             // of them, in one script's text) are looked up in registers, its 256 bytes of
-            // blocks; only the others are gathered (`simdenc bench --filter sb-encode --level
-            // avx512 --batches 5`, 3 alternating rounds, best: windows-1251 1520 -> 2075 MB/s,
-            // windows-1256 1531 -> 2301, 2026-11-24).
+            // blocks; only the others are gathered.
             let mut in_page = 0;
             let mut local = _mm512_setzero_si512();
             if let Lookup::U8(blocks) = tables.blocks {

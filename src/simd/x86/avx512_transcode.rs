@@ -41,11 +41,8 @@
 //! they fit; loads near the end of the input are masked, so nothing outside the slices is
 //! touched.
 //!
-//! Benchmark (`tests::throughput`, release, the lipsum corpus, best of 1000 interleaved runs
-//! on a shared 2-vCPU Sapphire Rapids VM): UTF-8 to UTF-16 5-14x encoding_rs on the
-//! non-Latin files, UTF-16 to UTF-8 7-18x; the scalar kernels are 2-5x slower than
-//! encoding_rs there. The special paths (runs of 3- and 4-byte characters, 1- and 3-byte
-//! chunks) each at least doubled the throughput on the files they target.
+//! The special paths (runs of 3- and 4-byte characters, 1- and 3-byte chunks) are there for
+//! the texts they target (docs/decisions.md, "Kernel tuning").
 //!
 //! The entry points enable `popcnt` besides the `Level::Avx512` features: `cpu::detect`
 //! reports `Avx512` only inside its `Avx2` branch, which requires popcnt, so every table that
