@@ -67,19 +67,19 @@ forward! {
 }
 
 impl KernelTable {
-    /// The `pairs_to_utf8` kernel of this level, with the decoder tables of `cjk`.
-    pub fn pairs_to_utf8(&self, src: &[u8], cjk: &CjkTables, dst: &mut [u8]) -> (usize, usize) {
-        self.0.pairs_to_utf8(src, cjk.pairs, crate::simd::as_out(dst))
+    /// The `cjk_to_utf8` kernel of this level, with the decoder tables of `cjk`.
+    pub fn cjk_to_utf8(&self, src: &[u8], cjk: &CjkTables, dst: &mut [u8]) -> (usize, usize) {
+        self.0.cjk_to_utf8(src, cjk.pairs, crate::simd::as_out(dst))
     }
 
-    /// The `pairs_to_utf16` kernel of this level, with the decoder tables of `cjk`.
-    pub fn pairs_to_utf16(&self, src: &[u8], cjk: &CjkTables, dst: &mut [u16]) -> (usize, usize) {
-        self.0.pairs_to_utf16(src, cjk.pairs, dst)
+    /// The `cjk_to_utf16` kernel of this level, with the decoder tables of `cjk`.
+    pub fn cjk_to_utf16(&self, src: &[u8], cjk: &CjkTables, dst: &mut [u16]) -> (usize, usize) {
+        self.0.cjk_to_utf16(src, cjk.pairs, dst)
     }
 
-    /// The `units_to_bytes` kernel of this level, with the encoder tables of `cjk`.
-    pub fn units_to_bytes(&self, src: &[u16], cjk: &CjkTables, dst: &mut [u8]) -> (usize, usize) {
-        self.0.units_to_bytes(src, cjk.encode, crate::simd::as_out(dst))
+    /// The `utf16_to_legacy` kernel of this level, with the encoder tables of `cjk`.
+    pub fn utf16_to_legacy(&self, src: &[u16], cjk: &CjkTables, dst: &mut [u8]) -> (usize, usize) {
+        self.0.utf16_to_legacy(src, cjk.encode, crate::simd::as_out(dst))
     }
 
     /// The table of `level`, if this CPU supports it.
@@ -104,7 +104,7 @@ pub fn single_byte_table(encoding: &'static crate::Encoding) -> Option<&'static 
     }
 }
 
-/// A two-byte CJK encoding's tables as the `pairs_to_*` (decoder) and `units_to_bytes`
+/// A two-byte CJK encoding's tables as the `cjk_to_*` (decoder) and `utf16_to_legacy`
 /// (encoder) kernels take them.
 ///
 /// ```
@@ -113,7 +113,7 @@ pub fn single_byte_table(encoding: &'static crate::Encoding) -> Option<&'static 
 /// let scalar = KernelTable::for_level(Level::Scalar).unwrap();
 /// let sjis = cjk_tables().into_iter().find(|t| t.encoding() == simdenc::SHIFT_JIS).unwrap();
 /// let mut out = [0u8; 8];
-/// assert_eq!(scalar.pairs_to_utf8(b"a\x82\xa0", &sjis, &mut out), (3, 4));
+/// assert_eq!(scalar.cjk_to_utf8(b"a\x82\xa0", &sjis, &mut out), (3, 4));
 /// assert_eq!(&out[..4], "aあ".as_bytes());
 /// ```
 #[derive(Clone, Copy)]

@@ -169,7 +169,7 @@ impl Dest for Utf8Dest<'_> {
     }
     #[inline(always)]
     fn vector_pairs(&self) -> bool {
-        self.kernels.vector_pair_decode()
+        self.kernels.tuning().call_cjk_decode
     }
     #[inline(always)]
     fn room_for(&self, c: char) -> bool {
@@ -225,10 +225,10 @@ impl Dest for Utf8Dest<'_> {
         single: &impl Fn(u8) -> u32,
         pair: &impl Fn(u8, u8) -> u32,
     ) -> usize {
-        if self.kernels.vector_pair_decode() && src.len() >= PAIRS_MIN {
+        if self.kernels.tuning().call_cjk_decode && src.len() >= PAIRS_MIN {
             let (read, written) =
                 self.kernels
-                    .pairs_to_utf8(src, pairs, self.buf.get_mut(self.pos..).unwrap_or_default());
+                    .cjk_to_utf8(src, pairs, self.buf.get_mut(self.pos..).unwrap_or_default());
             self.pos += written;
             // Where they stopped, the codec's loop (`Resume`).
             let rest = &src[read..];
@@ -293,7 +293,7 @@ impl Dest for Utf16Dest<'_> {
     }
     #[inline(always)]
     fn vector_pairs(&self) -> bool {
-        self.kernels.vector_pair_decode()
+        self.kernels.tuning().call_cjk_decode
     }
     #[inline(always)]
     fn room_for(&self, c: char) -> bool {
@@ -352,10 +352,10 @@ impl Dest for Utf16Dest<'_> {
         single: &impl Fn(u8) -> u32,
         pair: &impl Fn(u8, u8) -> u32,
     ) -> usize {
-        if self.kernels.vector_pair_decode() && src.len() >= PAIRS_MIN {
+        if self.kernels.tuning().call_cjk_decode && src.len() >= PAIRS_MIN {
             let (read, written) =
                 self.kernels
-                    .pairs_to_utf16(src, pairs, self.buf.get_mut(self.pos..).unwrap_or_default());
+                    .cjk_to_utf16(src, pairs, self.buf.get_mut(self.pos..).unwrap_or_default());
             self.pos += written;
             // Where they stopped, the codec's loop (`Resume`).
             let rest = &src[read..];
@@ -643,7 +643,7 @@ impl Source for Utf8Source<'_> {
         let bytes = self.src.as_bytes();
         let buf = &mut *dst.buf;
         let (mut p, mut w) = (self.pos, dst.pos);
-        let stage_utf16 = self.kernels.vector_transcoders();
+        let stage_utf16 = self.kernels.tuning().stage_encode_in_utf16;
         // Units per staging: from 32, doubled while whole stages are encoded, back to 32 when
         // one stops early (so a character the run declines wastes at most a short stage).
         let mut stage_len = 32;
@@ -682,12 +682,12 @@ impl Source for Utf8Source<'_> {
                 let before = p;
                 let mut rest = &stage[..units];
                 if let Some(tables) = tables
-                    && self.kernels.vector_units_encode()
+                    && self.kernels.tuning().call_legacy_encode
                 {
                     // The plain units in bulk (BMP, not surrogates: 1 to 3 UTF-8 bytes each).
                     let (k, n) =
                         self.kernels
-                            .units_to_bytes(rest, tables, buf.get_mut(w..).unwrap_or_default());
+                            .utf16_to_legacy(rest, tables, buf.get_mut(w..).unwrap_or_default());
                     w += n;
                     p += if k == rest.len() {
                         // All of them: exactly the bytes the transcoder read.
@@ -930,11 +930,11 @@ impl Source for Utf16Source<'_> {
             if u >= 0x80
                 && units.len() - p >= VECTOR_ENCODE_MIN
                 && let Some(tables) = tables
-                && self.kernels.vector_units_encode()
+                && self.kernels.tuning().call_legacy_encode
             {
                 let (k, n) =
                     self.kernels
-                        .units_to_bytes(&units[p..], tables, buf.get_mut(w..).unwrap_or_default());
+                        .utf16_to_legacy(&units[p..], tables, buf.get_mut(w..).unwrap_or_default());
                 p += k;
                 w += n;
                 if k > 0 {

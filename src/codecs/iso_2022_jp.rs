@@ -700,7 +700,7 @@ impl Iso2022JpEncoder {
     #[inline(always)]
     fn encode_switching<S: Source>(&mut self, src: &mut S, dst: &mut ByteDest<'_>) {
         const STAGE: usize = 256;
-        if !src.kernels().vector_units_encode() {
+        if !src.kernels().tuning().call_legacy_encode {
             // The scalar `units_to_bytes` (a lookup with the `declined` ranges for each unit)
             // measured slower than the runs of each state (ISO-2022-JP encode of `ja.txt`,
             // ad-hoc timing loop, 2026-11-24: AVX2 540 -> 360 MB/s, scalar 860 -> 370).
@@ -722,7 +722,7 @@ impl Iso2022JpEncoder {
                 let units = &units[..staged];
                 let mut scratch = [0u8; 2 * STAGE];
                 let (plain, _) =
-                    kernels.units_to_bytes(units, &ENC_TABLES, crate::simd::as_out(&mut scratch));
+                    kernels.utf16_to_legacy(units, &ENC_TABLES, crate::simd::as_out(&mut scratch));
                 // The runs of each kind: their bytes from `scratch` (one a unit for ASCII, two
                 // for the others), after an escape sequence where the kind changes.
                 let units = &units[..plain];

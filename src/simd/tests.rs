@@ -416,23 +416,23 @@ fn pair_kernels() {
                     }
                 };
                 same(
-                    "pairs_to_utf8",
+                    "cjk_to_utf8",
                     k,
                     input,
                     |k, s, cap| {
                         let mut d = vec![0xA5u8; cap];
-                        let r = k.pairs_to_utf8(s, tables, as_out(&mut d));
+                        let r = k.cjk_to_utf8(s, tables, as_out(&mut d));
                         (r, d)
                     },
                     caps,
                 );
                 same(
-                    "pairs_to_utf16",
+                    "cjk_to_utf16",
                     k,
                     input,
                     |k, s, cap| {
                         let mut d = vec![0xA5A5u16; cap];
-                        let r = k.pairs_to_utf16(s, tables, &mut d);
+                        let r = k.cjk_to_utf16(s, tables, &mut d);
                         (r, d)
                     },
                     caps,
@@ -441,7 +441,7 @@ fn pair_kernels() {
             // The kernel decodes what the codec would: plain text through the scalar kernel
             // gives the decoder's output.
             let mut out = vec![0u8; bytes.len() * 3];
-            let (read, written) = k.pairs_to_utf8(&bytes, tables, as_out(&mut out));
+            let (read, written) = k.cjk_to_utf8(&bytes, tables, as_out(&mut out));
             let expect = encoding.decode_without_bom_handling(&bytes[..read]).0;
             assert_eq!(
                 &out[..written],
@@ -511,17 +511,17 @@ fn pair_kernels_edge_code_points() {
                     let mut a = vec![0xA5u8; cap];
                     let mut b = vec![0xA5u8; cap];
                     assert_eq!(
-                        (k.pairs_to_utf8(&input, &tables, as_out(&mut a)), &a),
-                        (scalar_table().pairs_to_utf8(&input, &tables, as_out(&mut b)), &b),
-                        "pairs_to_utf8 at {:?}, cap {cap}: {input:02X?}",
+                        (k.cjk_to_utf8(&input, &tables, as_out(&mut a)), &a),
+                        (scalar_table().cjk_to_utf8(&input, &tables, as_out(&mut b)), &b),
+                        "cjk_to_utf8 at {:?}, cap {cap}: {input:02X?}",
                         k.level()
                     );
                     let mut a = vec![0xA5A5u16; cap];
                     let mut b = vec![0xA5A5u16; cap];
                     assert_eq!(
-                        (k.pairs_to_utf16(&input, &tables, &mut a), &a),
-                        (scalar_table().pairs_to_utf16(&input, &tables, &mut b), &b),
-                        "pairs_to_utf16 at {:?}, cap {cap}: {input:02X?}",
+                        (k.cjk_to_utf16(&input, &tables, &mut a), &a),
+                        (scalar_table().cjk_to_utf16(&input, &tables, &mut b), &b),
+                        "cjk_to_utf16 at {:?}, cap {cap}: {input:02X?}",
                         k.level()
                     );
                 }
@@ -590,10 +590,10 @@ fn pair_kernels_two_byte_characters() {
         for k in levels() {
             for input in &inputs {
                 let need8 = scalar_table()
-                    .pairs_to_utf8(input, tables, as_out(&mut vec![0; input.len() * 3]))
+                    .cjk_to_utf8(input, tables, as_out(&mut vec![0; input.len() * 3]))
                     .1;
                 let need16 = scalar_table()
-                    .pairs_to_utf16(input, tables, &mut vec![0; input.len()])
+                    .cjk_to_utf16(input, tables, &mut vec![0; input.len()])
                     .1;
                 let around = |need: usize| {
                     let mut caps: Vec<usize> = (need.saturating_sub(3)..=need + 1).collect();
@@ -601,24 +601,24 @@ fn pair_kernels_two_byte_characters() {
                     caps
                 };
                 same(
-                    "pairs_to_utf8",
+                    "cjk_to_utf8",
                     k,
                     input,
                     |k, s, cap| {
                         // With a guard after the output, compared too.
                         let mut d = vec![0xA5u8; cap + 64];
-                        let r = k.pairs_to_utf8(s, tables, as_out(&mut d[..cap]));
+                        let r = k.cjk_to_utf8(s, tables, as_out(&mut d[..cap]));
                         (r, d)
                     },
                     |_| around(need8),
                 );
                 same(
-                    "pairs_to_utf16",
+                    "cjk_to_utf16",
                     k,
                     input,
                     |k, s, cap| {
                         let mut d = vec![0xA5A5u16; cap + 64];
-                        let r = k.pairs_to_utf16(s, tables, &mut d[..cap]);
+                        let r = k.cjk_to_utf16(s, tables, &mut d[..cap]);
                         (r, d)
                     },
                     |_| around(need16),
@@ -729,11 +729,9 @@ fn pair_kernels_four_byte_sequences() {
         for input in &inputs {
             let reference = scalar_table();
             let need8 = reference
-                .pairs_to_utf8(input, tables, as_out(&mut vec![0; input.len() * 3]))
+                .cjk_to_utf8(input, tables, as_out(&mut vec![0; input.len() * 3]))
                 .1;
-            let need16 = reference
-                .pairs_to_utf16(input, tables, &mut vec![0; input.len()])
-                .1;
+            let need16 = reference.cjk_to_utf16(input, tables, &mut vec![0; input.len()]).1;
             let around = |need: usize| {
                 [
                     need.saturating_sub(2),
@@ -747,9 +745,9 @@ fn pair_kernels_four_byte_sequences() {
                 let mut a = vec![0xA5u8; cap + 64];
                 let mut b = a.clone();
                 assert_eq!(
-                    (k.pairs_to_utf8(input, tables, as_out(&mut a[..cap])), &a),
-                    (reference.pairs_to_utf8(input, tables, as_out(&mut b[..cap])), &b),
-                    "pairs_to_utf8 at {:?}, cap {cap}: {input:02X?}",
+                    (k.cjk_to_utf8(input, tables, as_out(&mut a[..cap])), &a),
+                    (reference.cjk_to_utf8(input, tables, as_out(&mut b[..cap])), &b),
+                    "cjk_to_utf8 at {:?}, cap {cap}: {input:02X?}",
                     k.level()
                 );
             }
@@ -757,16 +755,16 @@ fn pair_kernels_four_byte_sequences() {
                 let mut a = vec![0xA5A5u16; cap + 64];
                 let mut b = a.clone();
                 assert_eq!(
-                    (k.pairs_to_utf16(input, tables, &mut a[..cap]), &a),
-                    (reference.pairs_to_utf16(input, tables, &mut b[..cap]), &b),
-                    "pairs_to_utf16 at {:?}, cap {cap}: {input:02X?}",
+                    (k.cjk_to_utf16(input, tables, &mut a[..cap]), &a),
+                    (reference.cjk_to_utf16(input, tables, &mut b[..cap]), &b),
+                    "cjk_to_utf16 at {:?}, cap {cap}: {input:02X?}",
                     k.level()
                 );
             }
             if k.level() == super::Level::Scalar {
                 // What the scalar kernel decodes is what the decoder does.
                 let mut out = vec![0u8; input.len() * 3];
-                let (read, written) = k.pairs_to_utf8(input, tables, as_out(&mut out));
+                let (read, written) = k.cjk_to_utf8(input, tables, as_out(&mut out));
                 let expect = crate::GB18030.decode_without_bom_handling(&input[..read]).0;
                 assert_eq!(&out[..written], expect.as_bytes(), "{input:02X?}");
             }
@@ -822,12 +820,12 @@ fn units_kernels() {
                 for cap in caps {
                     let mut a = vec![0xA5u8; cap];
                     let mut b = vec![0xA5u8; cap];
-                    let got = k.units_to_bytes(input, tables, as_out(&mut a));
-                    let expect = scalar_table().units_to_bytes(input, tables, as_out(&mut b));
+                    let got = k.utf16_to_legacy(input, tables, as_out(&mut a));
+                    let expect = scalar_table().utf16_to_legacy(input, tables, as_out(&mut b));
                     assert_eq!(
                         (got, &a),
                         (expect, &b),
-                        "units_to_bytes {} at {:?} cap {cap}",
+                        "utf16_to_legacy {} at {:?} cap {cap}",
                         encoding.name(),
                         k.level()
                     );
@@ -835,7 +833,7 @@ fn units_kernels() {
             }
             // The kernel encodes what the encoder would.
             let mut out = vec![0u8; units.len() * 2];
-            let (read, written) = k.units_to_bytes(&units, tables, as_out(&mut out));
+            let (read, written) = k.utf16_to_legacy(&units, tables, as_out(&mut out));
             let prefix = String::from_utf16(&units[..read]).unwrap();
             assert_eq!(
                 &out[..written],
@@ -871,7 +869,7 @@ fn units_kernels_single_byte() {
         }
         for k in available() {
             let mut out = vec![0u8; units.len()];
-            let (read, written) = k.units_to_bytes(&units, &tables, as_out(&mut out));
+            let (read, written) = k.utf16_to_legacy(&units, &tables, as_out(&mut out));
             assert_eq!((read, written), (units.len(), units.len()), "{}", encoding.name());
             let text = String::from_utf16(&units).unwrap();
             assert_eq!(
@@ -889,8 +887,8 @@ fn units_kernels_single_byte() {
                         let mut a = vec![0xA5u8; cap];
                         let mut b = vec![0xA5u8; cap];
                         assert_eq!(
-                            (k.units_to_bytes(&v, &tables, as_out(&mut a)), &a),
-                            (scalar_table().units_to_bytes(&v, &tables, as_out(&mut b)), &b),
+                            (k.utf16_to_legacy(&v, &tables, as_out(&mut a)), &a),
+                            (scalar_table().utf16_to_legacy(&v, &tables, as_out(&mut b)), &b),
                             "{} at {:?}: {special:04X} at {at}, cap {cap}",
                             encoding.name(),
                             k.level()

@@ -33,9 +33,9 @@ use crate::simd::OutBytes;
 use core::arch::x86_64::*;
 use core::mem::MaybeUninit;
 
-use super::super::scalar;
-use super::super::{EncodeTables, FOUR_BYTE_POINTERS, Lookup, PairTables};
-use super::avx512_transcode::low_bits64;
+use super::transcode::low_bits64;
+use crate::simd::scalar;
+use crate::simd::{EncodeTables, FOUR_BYTE_POINTERS, Lookup, PairTables};
 
 /// The lookup tables in registers, and the gather parameters.
 struct Tables {
@@ -377,7 +377,7 @@ unsafe fn low_bytes(a: __m512i, b: __m512i) -> __m512i {
     }
 }
 
-/// A scalar pair kernel with its end (`scalar::pairs_to_utf8_from`), the tail of the vector
+/// A scalar pair kernel with its end (`scalar::cjk_to_utf8_from`), the tail of the vector
 /// ones.
 type ScalarPairs<T> = fn(&[u8], &PairTables, &mut [T], usize) -> (usize, usize);
 
@@ -522,8 +522,8 @@ const SHORT: usize = 32;
 /// where they often straddled two (docs/decisions.md, "Kernel tuning").
 const ASCII_SKIP: usize = 32;
 
-#[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512vbmi,avx512vbmi2,bmi2,popcnt")]
-pub(crate) fn pairs_to_utf8(src: &[u8], tables: &PairTables, dst: &mut OutBytes) -> (usize, usize) {
+crate::simd::x86::with_features! { avx512,
+pub(crate) fn cjk_to_utf8(src: &[u8], tables: &PairTables, dst: &mut OutBytes) -> (usize, usize) {
     // Each input byte writes its own output bytes, in order: an ASCII byte itself, a lead
     // the first byte of its character's UTF-8 (U+0080..=U+FFFF: two or three bytes), its
     // trail the others. So the block becomes two byte vectors, `first` (every byte's first
@@ -605,14 +605,15 @@ pub(crate) fn pairs_to_utf8(src: &[u8], tables: &PairTables, dst: &mut OutBytes)
         // bytes (`pair_blocks`), of which those in `bytes` are written.
         unsafe { _mm512_mask_storeu_epi8(out.cast(), bytes, v) }
     };
-    let tail = scalar::pairs_to_utf8_from::<0x80>;
+    let tail = scalar::cjk_to_utf8_from::<0x80>;
     // SAFETY: AVX-512 is enabled on this function; a block writes `units_utf8` bytes, at
     // most 96 (32 pairs of 3, or 64 ASCII bytes), which is the ROOM given.
     unsafe { pair_loop::<MaybeUninit<u8>, 96>(src, tables, dst, tail, units_utf8, ascii, put) }
 }
+}
 
-#[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512vbmi,avx512vbmi2,bmi2,popcnt")]
-pub(crate) fn pairs_to_utf16(src: &[u8], tables: &PairTables, dst: &mut [u16]) -> (usize, usize) {
+crate::simd::x86::with_features! { avx512,
+pub(crate) fn cjk_to_utf16(src: &[u8], tables: &PairTables, dst: &mut [u16]) -> (usize, usize) {
     // The low and high bytes of every kept byte's unit (an ASCII byte's, or a lead's code
     // point), expanded from the leads' in order, interleaved into 16-bit lanes per half of
     // the block and compressed (trails dropped).
@@ -656,23 +657,24 @@ pub(crate) fn pairs_to_utf16(src: &[u8], tables: &PairTables, dst: &mut [u16]) -
             );
         }
     };
-    let tail = scalar::pairs_to_utf16_from::<0x80>;
+    let tail = scalar::cjk_to_utf16_from::<0x80>;
     // SAFETY: AVX-512 is enabled on this function; a block writes one unit per kept byte
     // (`units_utf16`), at most 64, which is the ROOM given.
     unsafe { pair_loop::<u16, 64>(src, tables, dst, tail, units_utf16, ascii, put) }
 }
+}
 
-/// Inputs shorter than this go to the scalar `units_to_bytes`.
+/// Inputs shorter than this go to the scalar `utf16_to_legacy`.
 const UNITS_SHORT: usize = 8;
 
+crate::simd::x86::with_features! { avx512,
 /// Encodes 32 code units at a time: ASCII as is, the others through the pages (a 256-entry
 /// byte lookup in registers) and a gather from the blocks; one or two bytes per unit,
 /// compressed into place. A block with a unit that is not plain goes to the scalar kernel.
-#[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512vbmi,avx512vbmi2,bmi2,popcnt")]
-pub(crate) fn units_to_bytes(src: &[u16], tables: &EncodeTables, dst: &mut OutBytes) -> (usize, usize) {
+pub(crate) fn utf16_to_legacy(src: &[u16], tables: &EncodeTables, dst: &mut OutBytes) -> (usize, usize) {
     if src.len() < UNITS_SHORT {
         // Too short to pay for loading the tables into registers.
-        return scalar::units_to_bytes(src, tables, dst);
+        return scalar::utf16_to_legacy(src, tables, dst);
     }
     let (mut read, mut written) = (0, 0);
     // Indexes are 16-bit (a page below 256, then the low byte); 0xFFFF for a table that
@@ -849,6 +851,7 @@ pub(crate) fn units_to_bytes(src: &[u16], tables: &EncodeTables, dst: &mut OutBy
             read += len;
         }
     }
-    let (r, w) = scalar::units_to_bytes(&src[read..], tables, &mut dst[written..]);
+    let (r, w) = scalar::utf16_to_legacy(&src[read..], tables, &mut dst[written..]);
     (read + r, written + w)
+}
 }

@@ -1,9 +1,9 @@
 //! Two-byte CJK decoding (Shift_JIS, EUC-JP, EUC-KR, Big5, gb18030/GBK pairs) in blocks of
-//! `LANES` input bytes, written once over [`PairVector`]: the block loop, the lead/trail
+//! `LANES` input bytes, written once over [`CjkDecodeVector`]: the block loop, the lead/trail
 //! analysis and the checks are here; how a level looks leads and trails up, gathers the
-//! code points and compacts the output are its [`PairVector`] methods (NEON: 64-entry
+//! code points and compacts the output are its [`CjkDecodeVector`] methods (NEON: 64-entry
 //! `tbl` lookups and one lane load per pair; AVX2: nibble lookups and `vpgatherdd`, see
-//! `x86/avx2_pairs.rs`, which shares the block loop and the lead analysis).
+//! `x86/avx2/cjk_decode.rs`, which shares the block loop and the lead analysis).
 //!
 //! ```text
 //! while LANES input bytes and ROOM units of output remain:
@@ -36,7 +36,7 @@
 //! block before the scalar kernel takes over) it goes through a buffer and is copied
 //! exactly, so nothing after `written` changes.
 
-// The `PairVector` skeleton has its instance on aarch64 (NEON); x86 uses the block loop,
+// The `CjkDecodeVector` skeleton has its instance on aarch64 (NEON); x86 uses the block loop,
 // the lead analysis and the rows (AVX2), and AVX-512 its own algorithm.
 #![cfg_attr(not(target_arch = "aarch64"), allow(dead_code))]
 
@@ -90,7 +90,7 @@ pub(crate) fn leads_of(capable: u64, bits: u32) -> u64 {
 /// The operations of the pair kernels on one block of `LANES` bytes. Same contract as
 /// [`Vector`](super::super::vector::Vector): the instruction set of the implementing type is
 /// enabled in the caller, pointers are valid for what a method reads or writes.
-pub(crate) trait PairVector: Copy {
+pub(crate) trait CjkDecodeVector: Copy {
     /// Input bytes per block (at most 64 / `BITS`).
     const LANES: usize;
     /// Bits per byte in the masks the methods take and return.
@@ -111,7 +111,7 @@ pub(crate) trait PairVector: Copy {
     ///
     /// # Safety
     /// - The ISA is enabled in the caller.
-    /// - [`PairVector::supports`] is true for `tables`.
+    /// - [`CjkDecodeVector::supports`] is true for `tables`.
     unsafe fn load_tables(tables: &PairTables) -> Self::Tables;
     /// Whether this level's kernels can take `tables` (else the scalar kernel does).
     fn supports(tables: &PairTables) -> bool;
@@ -180,7 +180,7 @@ pub(crate) trait PairVector: Copy {
 /// One checked block: its bytes, its leads and kept bytes (not trails, not past `read`),
 /// and its code points (`None`: all ASCII).
 #[derive(Clone, Copy)]
-pub(crate) struct Block<V: PairVector> {
+pub(crate) struct Block<V: CjkDecodeVector> {
     v: V,
     leads: u64,
     kept: u64,
@@ -188,7 +188,7 @@ pub(crate) struct Block<V: PairVector> {
     decoded: Option<V::Decoded>,
 }
 
-impl<V: PairVector> Block<V> {
+impl<V: CjkDecodeVector> Block<V> {
     /// Code units of UTF-16 out.
     #[inline(always)]
     fn utf16_len(&self) -> usize {
@@ -203,7 +203,7 @@ impl<V: PairVector> Block<V> {
 
 /// A mask of every byte of a block.
 #[inline(always)]
-fn all<V: PairVector>() -> u64 {
+fn all<V: CjkDecodeVector>() -> u64 {
     let bits = V::BITS as usize * V::LANES;
     if bits >= 64 { u64::MAX } else { (1 << bits) - 1 }
 }
@@ -216,7 +216,7 @@ fn all<V: PairVector>() -> u64 {
 /// - `src` is valid for reading `V::LANES` bytes.
 /// - `t` was loaded from `tables`.
 #[inline(always)]
-unsafe fn block<V: PairVector, const MIN: u32>(
+unsafe fn block<V: CjkDecodeVector, const MIN: u32>(
     src: *const u8,
     t: &V::Tables,
     tables: &PairTables,
@@ -261,7 +261,7 @@ unsafe fn block<V: PairVector, const MIN: u32>(
     }
 }
 
-/// A scalar pair kernel with its end (`scalar::pairs_to_utf8_from`), the tail of the vector
+/// A scalar pair kernel with its end (`scalar::cjk_to_utf8_from`), the tail of the vector
 /// ones.
 pub(crate) type ScalarPairs<T> = fn(&[u8], &PairTables, &mut [T], usize) -> (usize, usize);
 
@@ -273,7 +273,7 @@ pub(crate) trait Checked: Copy {
     fn ascii(&self) -> bool;
 }
 
-impl<V: PairVector> Checked for Block<V> {
+impl<V: CjkDecodeVector> Checked for Block<V> {
     #[inline(always)]
     fn read(&self) -> usize {
         self.read
@@ -293,7 +293,7 @@ impl<V: PairVector> Checked for Block<V> {
 /// - The ISA of `V` is enabled in the caller.
 /// - `put` stores `V::LANES` units of the vector at the pointer it is given.
 #[inline(always)]
-unsafe fn ascii_run<V: PairVector, T>(src: &[u8], dst: &mut [T], put: impl Fn(V, *mut T)) -> usize {
+unsafe fn ascii_run<V: CjkDecodeVector, T>(src: &[u8], dst: &mut [T], put: impl Fn(V, *mut T)) -> usize {
     let step = 4 * V::LANES;
     let mut i = 0;
     while i + step <= src.len() && i + step <= dst.len() {
@@ -422,12 +422,12 @@ pub(crate) unsafe fn exactly<T: Copy + Default>(out: *mut T, n: usize, put: impl
 /// # Safety
 /// The ISA of `V` is enabled in the caller.
 #[inline(always)]
-pub(crate) unsafe fn to_utf8<V: PairVector>(
+pub(crate) unsafe fn to_utf8<V: CjkDecodeVector>(
     src: &[u8],
     tables: &PairTables,
     dst: &mut OutBytes,
 ) -> (usize, usize) {
-    let tail = scalar::pairs_to_utf8_from::<0x80>;
+    let tail = scalar::cjk_to_utf8_from::<0x80>;
     if src.len() < V::LANES || !V::supports(tables) {
         return tail(src, tables, dst, usize::MAX);
     }
@@ -464,12 +464,12 @@ pub(crate) unsafe fn to_utf8<V: PairVector>(
 /// # Safety
 /// The ISA of `V` is enabled in the caller.
 #[inline(always)]
-pub(crate) unsafe fn to_utf16<V: PairVector>(
+pub(crate) unsafe fn to_utf16<V: CjkDecodeVector>(
     src: &[u8],
     tables: &PairTables,
     dst: &mut [u16],
 ) -> (usize, usize) {
-    let tail = scalar::pairs_to_utf16_from::<0x80>;
+    let tail = scalar::cjk_to_utf16_from::<0x80>;
     if src.len() < V::LANES || !V::supports(tables) {
         return tail(src, tables, dst, usize::MAX);
     }

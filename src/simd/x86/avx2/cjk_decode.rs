@@ -1,6 +1,6 @@
 //! Two-byte CJK decoding (Shift_JIS, EUC-JP, EUC-KR, Big5, gb18030/GBK pairs) with AVX2,
 //! 32 input bytes at a time. An ISA-specific algorithm (STYLE.md 8.4), the AVX2 counterpart
-//! of `avx512_pairs.rs`: AVX2 has neither byte compress nor 128-entry byte lookups, so the
+//! of `avx512/cjk.rs`: AVX2 has neither byte compress nor 128-entry byte lookups, so the
 //! leads and trails are looked up by nibbles (`PairNibbles`), the code points are gathered
 //! one lane per two input bytes, and the output is compacted by shuffles from tables.
 //!
@@ -36,9 +36,11 @@ use crate::simd::OutBytes;
 use core::arch::x86_64::*;
 use core::mem::MaybeUninit;
 
-use super::super::generic::pairs::{Checked, ROWS013, ROWS16, ScalarPairs, exactly, leads_of, pair_blocks};
-use super::super::scalar;
-use super::super::{Lookup, PairTables};
+use crate::simd::generic::cjk_decode::{
+    Checked, ROWS013, ROWS16, ScalarPairs, exactly, leads_of, pair_blocks,
+};
+use crate::simd::scalar;
+use crate::simd::{Lookup, PairTables};
 
 /// The nibble tables in registers (each 16-entry table in both 128-bit lanes), and the
 /// pointer parameters.
@@ -349,7 +351,7 @@ impl Checked for Block {
     }
 }
 
-/// The block loop (`generic::pairs::pair_blocks`) with this level's blocks: `tail` the
+/// The block loop (`generic::cjk_decode::pair_blocks`) with this level's blocks: `tail` the
 /// scalar kernel, `put` as there.
 ///
 /// # Safety
@@ -503,8 +505,8 @@ unsafe fn mixed_utf16(b: &Block, out: *mut u16) {
     }
 }
 
-#[target_feature(enable = "avx2,bmi1,bmi2,popcnt")]
-pub(crate) fn pairs_to_utf8(src: &[u8], tables: &PairTables, dst: &mut OutBytes) -> (usize, usize) {
+crate::simd::x86::with_features! { avx2,
+pub(crate) fn cjk_to_utf8(src: &[u8], tables: &PairTables, dst: &mut OutBytes) -> (usize, usize) {
     let put = |b: &Block, out: *mut MaybeUninit<u8>, whole: bool| {
         let out = out.cast::<u8>();
         // SAFETY: AVX2 etc. are enabled in the enclosing function; `out` has ROOM (64) bytes
@@ -544,15 +546,16 @@ pub(crate) fn pairs_to_utf8(src: &[u8], tables: &PairTables, dst: &mut OutBytes)
             tables,
             dst,
             64,
-            scalar::pairs_to_utf8_from::<0x80>,
+            scalar::cjk_to_utf8_from::<0x80>,
             Block::utf8_len,
             put,
         )
     }
 }
+}
 
-#[target_feature(enable = "avx2,bmi1,bmi2,popcnt")]
-pub(crate) fn pairs_to_utf16(src: &[u8], tables: &PairTables, dst: &mut [u16]) -> (usize, usize) {
+crate::simd::x86::with_features! { avx2,
+pub(crate) fn cjk_to_utf16(src: &[u8], tables: &PairTables, dst: &mut [u16]) -> (usize, usize) {
     let put = |b: &Block, out: *mut u16, whole: bool| {
         // SAFETY: AVX2 etc. are enabled in the enclosing function; `out` has ROOM (32) units
         // of room (`pair_blocks`). ASCII: 32 units. Pairs: 16 units. Mixed: at most 32
@@ -582,9 +585,10 @@ pub(crate) fn pairs_to_utf16(src: &[u8], tables: &PairTables, dst: &mut [u16]) -
             tables,
             dst,
             32,
-            scalar::pairs_to_utf16_from::<0x80>,
+            scalar::cjk_to_utf16_from::<0x80>,
             Block::utf16_len,
             put,
         )
     }
+}
 }

@@ -51,8 +51,8 @@
 use crate::simd::OutBytes;
 use core::arch::x86_64::*;
 
-use super::super::generic::utf8::{BYTE_1_HIGH, BYTE_1_LOW, BYTE_2_HIGH, char_start};
-use super::super::scalar;
+use crate::simd::generic::utf8::{BYTE_1_HIGH, BYTE_1_LOW, BYTE_2_HIGH, char_start};
+use crate::simd::scalar;
 
 // ---------------------------------------------------------------------------------------------
 // Constants.
@@ -490,9 +490,9 @@ fn complete_len(tail: &[u8]) -> usize {
     64 - usize::from(tail[2] >= 0xC0) - 2 * usize::from(tail[1] >= 0xE0) - 3 * usize::from(tail[0] >= 0xF0)
 }
 
+crate::simd::x86::with_features! { avx512,
 /// Converts the longest valid, whole-character UTF-8 prefix of `src` whose UTF-16 fits into
 /// `dst`: `(read, written)`, exactly as `scalar::utf8_to_utf16`.
-#[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512vbmi,avx512vbmi2,bmi2,popcnt")]
 pub(crate) fn utf8_to_utf16(src: &[u8], dst: &mut [u16]) -> (usize, usize) {
     // SAFETY: the features are enabled on this function.
     let k = unsafe { Utf8Consts::load() };
@@ -625,6 +625,7 @@ pub(crate) fn utf8_to_utf16(src: &[u8], dst: &mut [u16]) -> (usize, usize) {
     }
     let (read, written) = scalar::utf8_to_utf16(&src[p..], &mut dst[w..]);
     (p + read, w + written)
+}
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -890,7 +891,7 @@ static EVEN_BYTE_INDEX: Bytes64 = {
 /// # Safety
 /// AVX-512F, BW and VBMI are enabled in the caller.
 #[inline(always)]
-unsafe fn pairs_to_utf8(v: __m512i) -> __m512i {
+unsafe fn cjk_to_utf8(v: __m512i) -> __m512i {
     // SAFETY: register operations only; the ISA per the contract.
     unsafe {
         // hi * 1024 + lo, with both read as i16 (so each is 0x10000 too small), plus what
@@ -1098,7 +1099,7 @@ unsafe fn utf16_to_utf8_loop<S: Utf16Source>(src: &S, dst: &mut OutBytes) -> (us
                 // SAFETY: `w + 64 <= dst.len()`: the store writes `dst[w..w + 64]`; the ISA
                 // per the contract.
                 unsafe {
-                    let bytes = pairs_to_utf8(v);
+                    let bytes = cjk_to_utf8(v);
                     _mm512_storeu_si512(dst.as_mut_ptr().add(w).cast(), bytes);
                 }
                 r += 32;
@@ -1159,21 +1160,22 @@ unsafe fn store_bytes(dst: &mut OutBytes, w: usize, bytes: __m512i, count: usize
     unsafe { _mm512_mask_storeu_epi8(dst.as_mut_ptr().add(w).cast(), low_bits64(count), bytes) }
 }
 
+crate::simd::x86::with_features! { avx512,
 /// Converts the longest prefix of `src` without unpaired surrogates (a leading surrogate at
 /// the very end counts as unpaired) whose UTF-8 fits into `dst`: `(read, written)`, exactly
 /// as `scalar::utf16_to_utf8`.
-#[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512vbmi,avx512vbmi2,bmi2,popcnt")]
 pub(crate) fn utf16_to_utf8(src: &[u16], dst: &mut OutBytes) -> (usize, usize) {
     // SAFETY: the features are enabled on this function.
     let (r, w) = unsafe { utf16_to_utf8_loop(&Units(src), dst) };
     let (read, written) = scalar::utf16_to_utf8(&src[r..], &mut dst[w..]);
     (r + read, w + written)
 }
+}
 
+crate::simd::x86::with_features! { avx512,
 /// Decodes UTF-16 code units from bytes (big-endian if `be`) to UTF-8 while no surrogate is
 /// unpaired and they fit: `(bytes read, bytes written)`, exactly as
 /// `scalar::utf16_bytes_to_utf8`.
-#[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512vbmi,avx512vbmi2,bmi2,popcnt")]
 pub(crate) fn utf16_bytes_to_utf8(src: &[u8], be: bool, dst: &mut OutBytes) -> (usize, usize) {
     // SAFETY: the features are enabled on this function.
     let (r, w) = unsafe {
@@ -1185,6 +1187,7 @@ pub(crate) fn utf16_bytes_to_utf8(src: &[u8], be: bool, dst: &mut OutBytes) -> (
     };
     let (read, written) = scalar::utf16_bytes_to_utf8(&src[2 * r..], be, &mut dst[w..]);
     (2 * r + read, w + written)
+}
 }
 
 #[cfg(test)]
@@ -1595,9 +1598,9 @@ mod tests {
             .quickcheck(prop as fn(Vec<u16>, u16) -> TestResult);
     }
 
+    crate::simd::x86::with_features! { avx512,
     /// # Safety
     /// `Level::Avx512` is supported.
-    #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512vbmi,avx512vbmi2,bmi2,popcnt")]
     unsafe fn bmp_lanes(lanes: &[u32; 16], keep: u16, out: &mut [u8; 64]) -> usize {
         // SAFETY: 64 readable and writable bytes; the features are enabled on this function.
         unsafe {
@@ -1605,6 +1608,7 @@ mod tests {
             _mm512_storeu_si512(out.as_mut_ptr().cast(), bytes);
             len
         }
+    }
     }
 
     fn corpus() -> Vec<(String, Vec<u8>)> {

@@ -1,5 +1,5 @@
 //! CJK and single-byte encode from UTF-16 code units through [`EncodeTables`], `UNITS` units
-//! at a time, written once over [`UnitsVector`] (the `units_to_bytes` kernel).
+//! at a time, written once over [`LegacyEncodeVector`] (the `utf16_to_legacy` kernel).
 //!
 //! ```text
 //! while UNITS units remain and 2 * UNITS bytes of room:
@@ -17,7 +17,7 @@
 //! Every check comes before any output of its block, nothing is written past what is
 //! returned, and the scalar kernel goes on from the block that stopped, so `(read,
 //! written)` and the output equal the scalar kernel's. AVX-512 has its own kernel
-//! (`x86/avx512_pairs.rs`: byte compress, 64-byte lookups).
+//! (`x86/avx512/cjk.rs`: byte compress, 64-byte lookups).
 
 // The instance is NEON's: AVX2 has no 256-entry byte lookup for the pages, and its scalar
 // kernel is well ahead of encoding_rs already (docs/decisions.md).
@@ -27,10 +27,10 @@ use super::super::scalar;
 use super::super::{EncodeTables, Lookup};
 use crate::simd::OutBytes;
 
-/// The operations of the `units_to_bytes` kernel on `UNITS` code units. Same contract as
+/// The operations of the `utf16_to_legacy` kernel on `UNITS` code units. Same contract as
 /// [`Vector`](super::super::vector::Vector): the instruction set of the implementing type is
 /// enabled in the caller, pointers are valid for what a method reads or writes.
-pub(crate) trait UnitsVector: Copy {
+pub(crate) trait LegacyEncodeVector: Copy {
     /// Code units per block.
     const UNITS: usize;
     /// The tables in registers.
@@ -81,7 +81,7 @@ pub(crate) trait UnitsVector: Copy {
 /// # Safety
 /// The ISA of `V` is enabled in the caller.
 #[inline(always)]
-unsafe fn ascii_run<V: UnitsVector>(src: &[u16], dst: &mut OutBytes) -> usize {
+unsafe fn ascii_run<V: LegacyEncodeVector>(src: &[u16], dst: &mut OutBytes) -> usize {
     let step = 4 * V::UNITS;
     let mut i = 0;
     while i + step <= src.len() && i + step <= dst.len() {
@@ -111,7 +111,7 @@ unsafe fn ascii_run<V: UnitsVector>(src: &[u16], dst: &mut OutBytes) -> usize {
 /// # Safety
 /// The ISA of `V` is enabled in the caller.
 #[inline(always)]
-pub(crate) unsafe fn units_to_bytes<V: UnitsVector>(
+pub(crate) unsafe fn utf16_to_legacy<V: LegacyEncodeVector>(
     src: &[u16],
     tables: &EncodeTables,
     dst: &mut OutBytes,
@@ -150,6 +150,6 @@ pub(crate) unsafe fn units_to_bytes<V: UnitsVector>(
             read += V::UNITS;
         }
     }
-    let (r, w) = scalar::units_to_bytes(&src[read..], tables, &mut dst[written..]);
+    let (r, w) = scalar::utf16_to_legacy(&src[read..], tables, &mut dst[written..]);
     (read + r, written + w)
 }
