@@ -12,6 +12,8 @@
 mod common;
 #[path = "levels/kernels.rs"]
 mod kernels;
+#[path = "levels/sweeps.rs"]
+mod sweeps;
 
 use common::{Rng, check_decode, check_encode, random_splits};
 use simdenc::cpu::{self, Level};
@@ -72,12 +74,50 @@ fn main() {
         println!("level {level}: ok");
     }
     passed += kernels::every_kernel_equals_scalar(quick);
+    passed += run_sweeps();
     cpu::force(cpu::detected()).expect("detected level");
     println!(
         "levels: {}",
         levels.iter().map(|l| l.name()).collect::<Vec<_>>().join(", ")
     );
     println!("{passed} passed, 0 failed");
+}
+
+/// The kernel sweeps (`levels/sweeps.rs`), each at every level; says which levels this CPU
+/// lacks, whose kernels are not checked here. `SIMDENC_SWEEPS=a,b` runs only the sweeps
+/// whose names contain `a` or `b`.
+fn run_sweeps() -> usize {
+    let this_arch = |l: Level| match l {
+        Level::Sse2 | Level::Avx2 | Level::Avx512 => cfg!(target_arch = "x86_64"),
+        Level::Neon => cfg!(target_arch = "aarch64"),
+        _ => false,
+    };
+    let missing: Vec<&str> = Level::ALL
+        .into_iter()
+        .filter(|&l| !l.is_supported() && this_arch(l))
+        .map(|l| l.name())
+        .collect();
+    if !missing.is_empty() {
+        println!(
+            "kernel sweeps SKIPPED at {} (not supported by this CPU)",
+            missing.join(", ")
+        );
+    }
+    let only = std::env::var("SIMDENC_SWEEPS").ok();
+    let mut ran = 0;
+    for &(name, sweep) in sweeps::SWEEPS {
+        if only
+            .as_deref()
+            .is_some_and(|o| !o.split(',').any(|p| name.contains(p)))
+        {
+            continue;
+        }
+        let start = std::time::Instant::now();
+        sweep();
+        println!("sweep {name}: ok ({:.1} s)", start.elapsed().as_secs_f64());
+        ran += 1;
+    }
+    ran
 }
 
 /// Encoded text with errors sprinkled in, padded with ASCII (0..64 bytes each side).

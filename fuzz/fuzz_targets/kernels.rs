@@ -3,7 +3,7 @@
 //!
 //! Header: `[0]` kernel, `[1]` source offset (alignment), `[2]` destination offset, `[3]`
 //! bit 0 big-endian (UTF-16 byte kernels), bit 1 raw UTF-16 payload, bits 2–7 single-byte
-//! encoding (or CJK encoding, for the pair and `utf16_to_legacy` kernels), `[4..6]` and `[6]` destination length, `[4..8]` PRNG seed. Payload: the input.
+//! encoding (or CJK encoding, for the CJK decode and `utf16_to_legacy` kernels), `[4..6]` and `[6]` destination length, `[4..8]` PRNG seed. Payload: the input.
 //!
 //! Sources sit at the end of an allocation of exactly the right size and destinations too, so
 //! AddressSanitizer sees any access past either. Beyond equality with scalar, what every
@@ -152,7 +152,7 @@ fn call(k: KernelTable, c: &Case<'_>, canary: usize) -> Out {
             Out::ReadWritten16(r, n, out)
         }
         _ => {
-            let (r, n, out) = with_dst(c, b, |d| k.utf16_to_legacy(src16, &c.cjk, d));
+            let (r, n, out) = with_dst(c, b, |d| k.utf16_to_legacy(src16, &c.cjk.legacy(), d));
             Out::ReadWritten8(r, n, out)
         }
     }

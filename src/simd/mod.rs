@@ -132,6 +132,7 @@ impl Lookup {
 /// `declined` ranges (the code points the standard's encoder treats specially), whose block
 /// index is below `blocks.limit()` and whose bytes are not 0. The kernels encode plain code
 /// units only; the codec's state machine takes the rest.
+#[derive(Clone, Copy)]
 pub(crate) struct EncodeTables {
     pub(crate) pages: &'static [u8; 256],
     /// `U16` for the CJK encoders, `U8` for the single-byte ones.

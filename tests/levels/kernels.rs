@@ -232,7 +232,7 @@ fn cjk(k: KernelTable, rng: &mut Rng, quick: bool) -> usize {
                 &format!("utf16_to_legacy {:?} cap {cap} {u:04X?}", tables.encoding()),
                 |k| {
                     let mut d = vec![0xA5u8; cap];
-                    (k.utf16_to_legacy(&u, &tables, &mut d), d)
+                    (k.utf16_to_legacy(&u, &tables.legacy(), &mut d), d)
                 },
             );
         }

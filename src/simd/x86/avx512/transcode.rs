@@ -1202,6 +1202,18 @@ mod tests {
         crate::cpu::Level::Avx512.is_supported()
     }
 
+    /// Whether `test` cannot run (no AVX-512 on this CPU), which it then says on standard
+    /// error: written to the stream itself, which libtest does not capture, so that a run
+    /// without AVX-512 shows what it did not check (`tests/levels.rs` sweeps the other levels).
+    fn skipped(test: &str) -> bool {
+        if supported() {
+            return false;
+        }
+        use std::io::Write;
+        let _ = writeln!(std::io::stderr(), "{test}: SKIPPED, this CPU has no AVX-512");
+        true
+    }
+
     fn mine_8_16(s: &[u8], d: &mut [u16]) -> (usize, usize) {
         assert!(supported());
         // SAFETY: `Level::Avx512` is supported (checked above), and it implies popcnt (see the
@@ -1408,7 +1420,7 @@ mod tests {
 
     #[test]
     fn utf8_to_utf16_every_special_at_every_position() {
-        if !supported() {
+        if skipped("utf8_to_utf16_every_special_at_every_position") {
             return;
         }
         // Every base for the plain texts; the bases take turns under the specials.
@@ -1432,7 +1444,7 @@ mod tests {
 
     #[test]
     fn utf8_to_utf16_every_output_size() {
-        if !supported() {
+        if skipped("utf8_to_utf16_every_output_size") {
             return;
         }
         for base in utf8_bases() {
@@ -1450,7 +1462,7 @@ mod tests {
 
     #[test]
     fn utf16_to_utf8_every_special_at_every_position() {
-        if !supported() {
+        if skipped("utf16_to_utf8_every_special_at_every_position") {
             return;
         }
         let bases = utf16_bases();
@@ -1473,7 +1485,7 @@ mod tests {
 
     #[test]
     fn utf16_to_utf8_every_output_size() {
-        if !supported() {
+        if skipped("utf16_to_utf8_every_output_size") {
             return;
         }
         for base in utf16_bases() {
@@ -1505,7 +1517,7 @@ mod tests {
 
     #[test]
     fn random_utf8_with_quickcheck() {
-        if !supported() {
+        if skipped("random_utf8_with_quickcheck") {
             return;
         }
         fn prop(chars: Vec<(u8, u32)>, corrupt: Vec<(u16, u8)>, cap: u16, raw: Vec<u8>) -> TestResult {
@@ -1537,7 +1549,7 @@ mod tests {
 
     #[test]
     fn random_utf16_with_quickcheck() {
-        if !supported() {
+        if skipped("random_utf16_with_quickcheck") {
             return;
         }
         fn prop(chars: Vec<(u8, u32)>, lone: Vec<(u16, u16)>, cap: u16, raw: Vec<u16>) -> TestResult {
@@ -1570,7 +1582,7 @@ mod tests {
 
     #[test]
     fn bmp_to_utf8_matches_std() {
-        if !supported() {
+        if skipped("bmp_to_utf8_matches_std") {
             return;
         }
         fn prop(units: Vec<u16>, keep: u16) -> TestResult {
@@ -1631,7 +1643,7 @@ mod tests {
 
     #[test]
     fn corpus_against_scalar_and_std() {
-        if !supported() {
+        if skipped("corpus_against_scalar_and_std") {
             return;
         }
         let files = corpus();
@@ -1664,70 +1676,6 @@ mod tests {
                 &expect16,
                 &mut [bytes.len(), 3 * expect16.len(), bytes.len() / 2].into_iter(),
                 3,
-            );
-        }
-    }
-
-    /// Throughput on the lipsum corpus against the scalar kernels. Run with `cargo test
-    /// --release -p simdenc --lib avx512_transcode::tests::throughput -- --ignored
-    /// --nocapture`. MB/s are of UTF-8 bytes (the file size) in both directions.
-    #[test]
-    #[ignore = "timing; run in release mode"]
-    fn throughput() {
-        use std::hint::black_box;
-        use std::time::{Duration, Instant};
-        if !supported() {
-            return;
-        }
-        /// MB/s of each function on `bytes` bytes: the fastest of many single runs, taken in
-        /// turns (the machine may be shared: a run nobody interrupted is the code's own speed,
-        /// and turns give every function the same chances).
-        fn mbps<const N: usize>(bytes: usize, fs: &mut [&mut dyn FnMut(); N]) -> [f64; N] {
-            let mut best = [Duration::MAX; N];
-            for _ in 0..1000 {
-                for (f, best) in fs.iter_mut().zip(&mut best) {
-                    let start = Instant::now();
-                    f();
-                    *best = (*best).min(start.elapsed());
-                }
-            }
-            best.map(|t| bytes as f64 / t.as_secs_f64() / 1e6)
-        }
-        println!(
-            "{:<22} {:>9} {:>9} {:>6} | {:>9} {:>9} {:>6}",
-            "file (MB/s of UTF-8)", "8>16", "scalar", "x", "16>8", "scalar", "x"
-        );
-        for (name, bytes) in corpus().iter().filter(|(n, _)| n.contains("lipsum")) {
-            let units: Vec<u16> = std::str::from_utf8(bytes).unwrap().encode_utf16().collect();
-            let n = bytes.len();
-            let [mut d16a, mut d16b] = core::array::from_fn(|_| vec![0u16; n + 16]);
-            let [mut d8a, mut d8b] = core::array::from_fn(|_| vec![0u8; 3 * units.len() + 16]);
-            let (bytes, units) = (bytes.as_slice(), units.as_slice());
-            let [a, b, c, d] = mbps(
-                n,
-                &mut [
-                    &mut || {
-                        black_box(mine_8_16(black_box(bytes), &mut d16a));
-                    },
-                    &mut || {
-                        black_box(scalar::utf8_to_utf16(black_box(bytes), &mut d16b));
-                    },
-                    &mut || {
-                        black_box(mine_16_8(black_box(units), &mut d8a));
-                    },
-                    &mut || {
-                        black_box(scalar::utf16_to_utf8(
-                            black_box(units),
-                            crate::simd::as_out(&mut d8b),
-                        ));
-                    },
-                ],
-            );
-            let short = name.rsplit('/').next().unwrap_or(name);
-            println!(
-                "{short:<22} {a:>9.0} {b:>9.0} {:>6.1} | {c:>9.0} {d:>9.0} {:>6.1}",
-                a / b,
-                c / d
             );
         }
     }
