@@ -568,5 +568,4 @@ pub(crate) static KERNELS: Kernels = Kernels {
         call_legacy_encode: true,
         stage_encode_in_utf16: false,
     },
-    ..super::super::scalar::TABLE
 };
