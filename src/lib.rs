@@ -58,6 +58,8 @@ extern crate alloc;
 mod codecs;
 pub mod cpu;
 mod decoder;
+#[cfg(feature = "alloc")]
+pub mod detect;
 mod encoder;
 mod encoding;
 pub mod http;
@@ -73,6 +75,7 @@ mod results;
 mod serde_impls;
 #[allow(unsafe_code)]
 mod simd;
+pub mod sniff;
 #[cfg(feature = "std")]
 pub mod spec;
 mod tables;

@@ -15,10 +15,12 @@ use simdenc::io::{
 };
 use simdenc::{DecoderResult, Encoding};
 
+use crate::detect::{Kind, SniffPlan, markup_of, sniff_reader};
 use crate::errors::{Failure, hex};
 use crate::files::{self, FileId, Input, OutputFile};
 use crate::report::{Counting, CountingWriter, Progress, Totals};
 use crate::{BomArg, ConvertArgs, ErrorsArg, labels, pieces};
+use simdenc::sniff::{Markup, Sniffed};
 
 /// What the output is written as.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -51,6 +53,12 @@ pub struct Plan {
     pub pieces: Option<usize>,
     /// Internal buffer size of the adapters.
     pub buffer_size: usize,
+    /// `-f auto`: how each input's encoding is determined (`from` is then unused).
+    pub auto: Option<SniffPlan>,
+    /// HTML or text (`--html`, `--text`, or per input).
+    pub kind: Kind,
+    /// Rewrite the encoding declaration of HTML inputs to the target encoding.
+    pub rewrite_declaration: bool,
 }
 
 /// A malformed input sequence, at absolute offsets of the input.
@@ -143,10 +151,17 @@ impl ConvError {
 }
 
 /// What a successful conversion did.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct Outcome {
     pub bytes_in: u64,
     pub had_errors: bool,
+    /// U+FFFD in the decoded text from the first malformed sequence on (the replacements,
+    /// and any U+FFFD of the input after them).
+    pub replaced: u64,
+    /// With `-f auto`: how the input's encoding was decided.
+    pub decision: Option<Sniffed>,
+    /// Whether the input's `<meta>` or XML declaration was rewritten to the target encoding.
+    pub rewritten: bool,
 }
 
 /// The output side: the standard's encoder, or UTF-16.
@@ -279,6 +294,7 @@ pub fn stream<R: Read, W: Write>(
         .buffer_size(plan.buffer_size);
     let mut reader = DecodeReader::with_options(input, encoding, options);
     let mut sink = Sink::new(output, plan);
+    let mut replaced = 0;
     loop {
         let text = match reader.fill_str() {
             Ok(text) => text,
@@ -294,11 +310,18 @@ pub fn stream<R: Read, W: Write>(
         }
         let n = text.len();
         sink.write_text(text).map_err(sink_error)?;
+        if reader.had_errors() {
+            // The same text again: nothing was consumed, so nothing is decoded.
+            let text = reader.fill_str().map_err(ConvError::Read)?;
+            replaced += text.matches('\u{FFFD}').count() as u64;
+        }
         reader.consume(n);
     }
     let outcome = Outcome {
         bytes_in: reader.position(),
         had_errors: reader.had_errors() || sink.had_unmappables(),
+        replaced,
+        ..Outcome::default()
     };
     let output = sink.finish().map_err(sink_error)?;
     Ok((output, outcome))
@@ -316,8 +339,78 @@ fn sink_error(e: io::Error) -> ConvError {
 
 /// Converts the file at `path` (open as `file`, `size` bytes) into `output`: in parallel
 /// pieces when the plan allows it and the file is large, else as one stream. An unmappable
-/// character's input bytes are found by decoding the file again up to it.
+/// character's input bytes are found by decoding the file again up to it. With `-f auto`, the
+/// encoding is determined first from the file's start; an HTML file's declaration is rewritten
+/// to the target encoding unless `--keep-declaration`.
 pub fn convert_file<W: Write>(
+    path: &Path,
+    mut file: fs::File,
+    size: u64,
+    output: W,
+    plan: &Plan,
+    progress: &Progress,
+) -> Result<(W, Outcome), ConvError> {
+    if plan.auto.is_some() || plan.rewrite_declaration {
+        let regular = file.metadata().is_ok_and(|m| m.is_file());
+        if !regular {
+            // A FIFO or a character device: read once, the head kept in memory.
+            let input = Counting {
+                inner: file,
+                progress,
+            };
+            return convert_unseekable(input, Some(path), output, plan)
+                .map_err(|e| locate_in_file(e, path, 0, plan, plan.from, plan.bom));
+        }
+    }
+    let Some(head) = read_head(&mut file, Some(path), plan, true).map_err(ConvError::Read)? else {
+        return convert_whole_file(path, file, size, output, plan, progress);
+    };
+    let plan = &Plan {
+        from: head.from(plan),
+        ..*plan
+    };
+    let rewritten = rewrite_declaration(&head, plan);
+    let Some(new_head) = rewritten else {
+        file.seek(SeekFrom::Start(0)).map_err(ConvError::Read)?;
+        let (output, outcome) = convert_whole_file(path, file, size, output, plan, progress)?;
+        return Ok((
+            output,
+            Outcome {
+                decision: head.decision,
+                ..outcome
+            },
+        ));
+    };
+    // The rewritten head, then the rest of the file.
+    file.seek(SeekFrom::Start(head.bytes.len() as u64))
+        .map_err(ConvError::Read)?;
+    progress.add_bytes(head.bytes.len() as u64);
+    let input = io::Cursor::new(&new_head[..]).chain(Counting {
+        inner: file,
+        progress,
+    });
+    let delta = new_head.len() as i64 - head.bytes.len() as i64;
+    let (output, outcome) = stream(input, output, plan, plan.from, plan.bom).map_err(|e| match e {
+        ConvError::Malformed(bad) => ConvError::Malformed(BadInput {
+            offset: bad.offset.saturating_add_signed(-delta),
+            end: bad.end.saturating_add_signed(-delta),
+            ..bad
+        }),
+        other => locate_in_file(other, path, 0, plan, plan.from, plan.bom),
+    })?;
+    let bytes_in = outcome.bytes_in.saturating_add_signed(-delta);
+    Ok((
+        output,
+        Outcome {
+            bytes_in,
+            decision: head.decision,
+            rewritten: true,
+            ..outcome
+        },
+    ))
+}
+
+fn convert_whole_file<W: Write>(
     path: &Path,
     file: fs::File,
     size: u64,
@@ -336,6 +429,88 @@ pub fn convert_file<W: Write>(
     };
     stream(input, output, plan, plan.from, plan.bom)
         .map_err(|e| locate_in_file(e, path, 0, plan, plan.from, plan.bom))
+}
+
+/// The start of an input, read before converting it: for `-f auto`, and for the declaration of
+/// HTML inputs.
+pub struct Head {
+    /// The bytes read, from the input's first byte.
+    pub bytes: Vec<u8>,
+    pub markup: Markup,
+    pub decision: Option<Sniffed>,
+}
+
+impl Head {
+    /// The encoding to decode with.
+    pub fn from(&self, plan: &Plan) -> &'static Encoding {
+        self.decision.map_or(plan.from, |d| d.encoding)
+    }
+}
+
+/// Reads the head of `input` when the plan needs it: `None` when it does not (a fixed source
+/// encoding and no declaration to rewrite).
+/// `whole`: the input is a file that the caller rewinds, which a guess may read to its end.
+pub fn read_head<R: Read>(
+    input: R,
+    path: Option<&Path>,
+    plan: &Plan,
+    whole: bool,
+) -> io::Result<Option<Head>> {
+    if let Some(auto) = &plan.auto {
+        let (decision, markup, bytes) = sniff_reader(input, path, auto, whole)?;
+        return Ok(Some(Head {
+            bytes,
+            markup,
+            decision: Some(decision),
+        }));
+    }
+    if !plan.rewrite_declaration || plan.kind == Kind::Text {
+        return Ok(None);
+    }
+    let mut bytes = Vec::with_capacity(simdenc::sniff::PRESCAN_BYTES);
+    input
+        .take(simdenc::sniff::PRESCAN_BYTES as u64)
+        .read_to_end(&mut bytes)?;
+    let markup = markup_of(plan.kind, path, &bytes);
+    Ok(Some(Head {
+        bytes,
+        markup,
+        decision: None,
+    }))
+}
+
+/// The head with its declaration naming the target encoding, when it is HTML, declares an
+/// encoding with a label, the source encoding reads that label as ASCII (not UTF-16, not
+/// ISO-2022-JP, where the same bytes may stand for other characters) and the declaration does
+/// not already name the target.
+pub fn rewrite_declaration(head: &Head, plan: &Plan) -> Option<Vec<u8>> {
+    if !plan.rewrite_declaration || head.markup != Markup::Html {
+        return None;
+    }
+    let from = plan.from;
+    if from == simdenc::UTF_16LE
+        || from == simdenc::UTF_16BE
+        || from == simdenc::ISO_2022_JP
+        || from == simdenc::REPLACEMENT
+    {
+        return None;
+    }
+    let found = simdenc::sniff::declaration(&head.bytes)?;
+    let label = found.label?;
+    let name = match plan.target {
+        Target::Encode(encoding) => encoding.name(),
+        Target::Utf16 { big_endian: false } => "UTF-16LE",
+        Target::Utf16 { big_endian: true } => "UTF-16BE",
+    };
+    let old = &head.bytes[label.clone()];
+    if old.eq_ignore_ascii_case(name.as_bytes()) {
+        return None;
+    }
+    let mut bytes = Vec::with_capacity(head.bytes.len() + name.len());
+    bytes.extend_from_slice(&head.bytes[..label.start]);
+    bytes.extend_from_slice(name.as_bytes());
+    bytes.extend_from_slice(&head.bytes[label.end..]);
+    Some(bytes)
 }
 
 /// Fills in the input span of an unmappable error by decoding `path` again from `base`.
@@ -461,7 +636,43 @@ fn decode_step(
 
 /// Builds the plan from the flags.
 pub fn plan(args: &ConvertArgs, threads: usize) -> Result<Plan, Failure> {
-    let from = labels::resolve(&args.from, "source")?;
+    let kind = Kind::from_flags(args.html, args.text);
+    let auto = args.from.trim().eq_ignore_ascii_case("auto");
+    let (from, auto) = if auto {
+        let default = match &args.default {
+            Some(label) => labels::resolve(label, "--default")?,
+            None => simdenc::WINDOWS_1252,
+        };
+        let transport = match &args.http_charset {
+            Some(label) => Some(labels::resolve(label, "--http-charset")?),
+            None => None,
+        };
+        (
+            default,
+            Some(SniffPlan {
+                kind,
+                transport,
+                guess: !args.no_guess,
+                default,
+            }),
+        )
+    } else {
+        for (given, flag) in [
+            (args.default.is_some(), "--default"),
+            (args.no_guess, "--no-guess"),
+            (args.http_charset.is_some(), "--http-charset"),
+        ] {
+            if given {
+                return Err(Failure::Usage(format!("{flag} goes with -f auto")));
+            }
+        }
+        (labels::resolve(&args.from, "source")?, None)
+    };
+    if !(0.0..=1.0).contains(&args.max_replaced) {
+        return Err(Failure::Usage(
+            "--max-replaced is a fraction between 0 and 1".into(),
+        ));
+    }
     // iconv's suffixes, in any order and combination: `//TRANSLIT`, `//IGNORE`.
     let mut parts = args.to.split("//");
     let to_label = parts.next().unwrap_or_default();
@@ -539,6 +750,9 @@ pub fn plan(args: &ConvertArgs, threads: usize) -> Result<Plan, Failure> {
         unmappable_hint: errors == Some(ErrorsArg::Replace),
         pieces: if threads > 1 { pieces } else { None },
         buffer_size: 64 * 1024,
+        auto,
+        kind,
+        rewrite_declaration: !args.keep_declaration,
     })
 }
 
@@ -551,14 +765,17 @@ pub fn run(args: &ConvertArgs) -> Result<ExitCode, Failure> {
         .num_threads(threads)
         .build()
         .map_err(|e| Failure::Message(format!("cannot start {threads} threads: {e}")))?;
-    if let Some(dir) = &args.out_dir {
-        pool.install(|| to_files(&plan, &inputs, Destination::Dir(dir), args.quiet))
+    let reporter = Reporter::new(args)?;
+    let result = if let Some(dir) = &args.out_dir {
+        pool.install(|| to_files(&plan, &inputs, Destination::Dir(dir), args.quiet, &reporter))
     } else if args.in_place {
-        pool.install(|| to_files(&plan, &inputs, Destination::InPlace, args.quiet))
+        pool.install(|| to_files(&plan, &inputs, Destination::InPlace, args.quiet, &reporter))
     } else {
         let output = args.output.as_deref().filter(|path| path.as_os_str() != "-");
-        pool.install(|| to_one_output(&plan, &inputs, output, args.quiet))
-    }
+        pool.install(|| to_one_output(&plan, &inputs, output, args.quiet, &reporter))
+    };
+    reporter.finish()?;
+    result
 }
 
 fn total_size(inputs: &[Input]) -> Option<u64> {
@@ -577,6 +794,7 @@ fn to_one_output(
     inputs: &[Input],
     output: Option<&Path>,
     quiet: bool,
+    reporter: &Reporter,
 ) -> Result<ExitCode, Failure> {
     let started = Instant::now();
     if let Some(path) = output {
@@ -598,7 +816,7 @@ fn to_one_output(
         None => {
             crate::errors::check_stdout()?;
             let stdout = io::stdout().lock();
-            convert_all(plan, inputs, stdout, &progress, &totals).map(drop)
+            convert_all(plan, inputs, stdout, &progress, &totals, (reporter, &output_name)).map(drop)
         }
         Some(path) => {
             let existing = fs::metadata(path).ok();
@@ -608,7 +826,15 @@ fn to_one_output(
                     path.display()
                 ))
             })?;
-            let result = convert_all(plan, inputs, atomic.file(), &progress, &totals).map(drop);
+            let result = convert_all(
+                plan,
+                inputs,
+                atomic.file(),
+                &progress,
+                &totals,
+                (reporter, &output_name),
+            )
+            .map(drop);
             match result {
                 Ok(()) => atomic.commit().map_err(|e| (String::new(), ConvError::Write(e))),
                 Err(e) => Err(e),
@@ -624,8 +850,20 @@ fn to_one_output(
         }
         Err((input, e)) => Some(e.describe(&input, &output_name, plan)),
     };
-    if !quiet && inputs.len() > 1 {
-        progress.println(&format!("simdenc: {}", totals.summary(started)));
+    // One input: the summary only for a person watching (standard error a terminal), so that
+    // scripts and pipes see nothing new.
+    if !quiet && (inputs.len() > 1 || std::io::IsTerminal::is_terminal(&io::stderr())) {
+        let line = if inputs.len() == 1 {
+            format!(
+                "{} → {}: {}",
+                source_name(plan, &totals),
+                target_name(plan),
+                totals.summary(started)
+            )
+        } else {
+            totals.summary(started)
+        };
+        progress.println(&format!("simdenc: {line}"));
     }
     match failure {
         Some(message) => Err(Failure::Message(message)),
@@ -641,6 +879,7 @@ fn convert_all<W: Write>(
     output: W,
     progress: &Progress,
     totals: &Totals,
+    (reporter, output_name): (&Reporter, &str),
 ) -> Result<W, (String, ConvError)> {
     let mut output = CountingWriter {
         inner: output,
@@ -649,13 +888,7 @@ fn convert_all<W: Write>(
     for input in inputs {
         let before = output.written;
         let result = match input {
-            Input::Stdin => {
-                let stdin = Counting {
-                    inner: io::stdin().lock(),
-                    progress,
-                };
-                stream(stdin, &mut output, plan, plan.from, plan.bom).map(|(_, outcome)| outcome)
-            }
+            Input::Stdin => convert_stdin(&mut output, plan, progress),
             Input::File { path, .. } => match files::open(path) {
                 Ok((file, meta)) => convert_file(path, file, meta.len(), &mut output, plan, progress)
                     .map(|(_, outcome)| outcome),
@@ -664,15 +897,34 @@ fn convert_all<W: Write>(
         };
         progress.file_done();
         match result {
-            Ok(outcome) => totals.add(
-                outcome.bytes_in,
-                output.written - before,
-                outcome.had_errors,
-                false,
-            ),
+            Ok(outcome) => {
+                totals.add(
+                    outcome.bytes_in,
+                    output.written - before,
+                    outcome.had_errors,
+                    false,
+                );
+                reporter.record(
+                    &input.display(),
+                    output_name,
+                    plan,
+                    Ok(&outcome),
+                    totals,
+                    progress,
+                );
+            }
             Err(e) => {
                 totals.add(0, output.written - before, false, true);
-                return Err((input.display(), e));
+                let name = input.display();
+                reporter.record(
+                    &name,
+                    output_name,
+                    plan,
+                    Err(&e.describe(&name, output_name, plan)),
+                    totals,
+                    progress,
+                );
+                return Err((name, e));
             }
         }
     }
@@ -681,6 +933,167 @@ fn convert_all<W: Write>(
         .flush()
         .map_err(|e| (String::new(), ConvError::Write(e)))?;
     Ok(output.inner)
+}
+
+/// Standard input into `output`, its head read first when the plan needs it.
+fn convert_stdin<W: Write>(output: W, plan: &Plan, progress: &Progress) -> Result<Outcome, ConvError> {
+    let stdin = Counting {
+        inner: io::stdin().lock(),
+        progress,
+    };
+    convert_unseekable(stdin, None, output, plan).map(|(_, outcome)| outcome)
+}
+
+/// An input read once (standard input, a FIFO): its head is read and kept, then decoded before
+/// the rest.
+fn convert_unseekable<R: Read, W: Write>(
+    mut input: R,
+    path: Option<&Path>,
+    output: W,
+    plan: &Plan,
+) -> Result<(W, Outcome), ConvError> {
+    let Some(head) = read_head(&mut input, path, plan, false).map_err(ConvError::Read)? else {
+        return stream(input, output, plan, plan.from, plan.bom);
+    };
+    let plan = &Plan {
+        from: head.from(plan),
+        ..*plan
+    };
+    let new_head = rewrite_declaration(&head, plan);
+    let rewritten = new_head.is_some();
+    let first = new_head.unwrap_or_else(|| head.bytes.clone());
+    let delta = first.len() as i64 - head.bytes.len() as i64;
+    let input = io::Cursor::new(first).chain(input);
+    let (output, outcome) = stream(input, output, plan, plan.from, plan.bom)?;
+    let bytes_in = outcome.bytes_in.saturating_add_signed(-delta);
+    Ok((
+        output,
+        Outcome {
+            bytes_in,
+            decision: head.decision,
+            rewritten,
+            ..outcome
+        },
+    ))
+}
+
+/// What is said of each input beyond the summary: its line in `--report`, a warning when its
+/// decoded text has more U+FFFD than `--max-replaced` allows, and the summary's counts.
+pub struct Reporter {
+    report: Option<std::sync::Mutex<io::BufWriter<fs::File>>>,
+    max_replaced: f64,
+}
+
+impl Reporter {
+    pub fn new(args: &ConvertArgs) -> Result<Reporter, Failure> {
+        let report = match &args.report {
+            Some(path) => Some(std::sync::Mutex::new(io::BufWriter::new(
+                fs::File::create(path)
+                    .map_err(|e| Failure::Message(format!("cannot create {}: {e}", path.display())))?,
+            ))),
+            None => None,
+        };
+        Ok(Reporter {
+            report,
+            max_replaced: args.max_replaced,
+        })
+    }
+
+    /// Records one input's outcome (`Err`: the message of its failure).
+    pub fn record(
+        &self,
+        input: &str,
+        output: &str,
+        plan: &Plan,
+        result: Result<&Outcome, &str>,
+        totals: &Totals,
+        progress: &Progress,
+    ) {
+        use std::sync::atomic::Ordering::Relaxed;
+        let mut line = serde_json::Map::new();
+        line.insert("file".into(), input.into());
+        line.insert("output".into(), output.into());
+        match result {
+            Ok(outcome) => {
+                let (encoding, source, confidence) = match outcome.decision {
+                    Some(d) => (d.encoding, d.source.as_str(), f64::from(d.confidence)),
+                    None => (plan.from, "given", 1.0),
+                };
+                if let Some(d) = outcome.decision
+                    && let Ok(mut map) = totals.encodings.lock()
+                {
+                    *map.entry(d.encoding.name()).or_default() += 1;
+                }
+                if outcome.rewritten {
+                    totals.rewritten.fetch_add(1, Relaxed);
+                }
+                totals.replaced.fetch_add(outcome.replaced, Relaxed);
+                let over = outcome.replaced > 0
+                    && outcome.replaced as f64 > self.max_replaced * outcome.bytes_in.max(1) as f64;
+                if over {
+                    totals.over_replaced.fetch_add(1, Relaxed);
+                    progress.println(&format!(
+                        "simdenc: {input}: {} U+FFFD replacement characters in {} bytes decoded as {} ({source}): more than --max-replaced {}",
+                        outcome.replaced,
+                        outcome.bytes_in,
+                        encoding.name(),
+                        self.max_replaced
+                    ));
+                }
+                line.insert("encoding".into(), encoding.name().into());
+                line.insert("source".into(), source.into());
+                let confidence = (confidence * 1e4).round() / 1e4;
+                line.insert(
+                    "confidence".into(),
+                    serde_json::Number::from_f64(confidence).map_or(0.into(), Into::into),
+                );
+                line.insert("bytes".into(), outcome.bytes_in.into());
+                line.insert("replaced".into(), outcome.replaced.into());
+                line.insert("over_max_replaced".into(), over.into());
+                line.insert("declaration_rewritten".into(), outcome.rewritten.into());
+            }
+            Err(message) => {
+                line.insert("error".into(), message.into());
+            }
+        }
+        if let Some(report) = &self.report
+            && let Ok(mut file) = report.lock()
+        {
+            let _ = writeln!(file, "{}", serde_json::Value::Object(line));
+        }
+    }
+
+    /// Flushes the report.
+    pub fn finish(&self) -> Result<(), Failure> {
+        if let Some(report) = &self.report
+            && let Ok(mut file) = report.lock()
+        {
+            file.flush()
+                .map_err(|e| Failure::Message(format!("cannot write the report: {e}")))?;
+        }
+        Ok(())
+    }
+}
+
+/// The source encoding as the summary names it: the one given, or the one `-f auto` decided.
+fn source_name(plan: &Plan, totals: &Totals) -> String {
+    let decided = totals
+        .encodings
+        .lock()
+        .ok()
+        .and_then(|map| map.keys().next().copied());
+    match (&plan.auto, decided) {
+        (Some(_), Some(name)) => name.to_owned(),
+        _ => plan.from.name().to_owned(),
+    }
+}
+
+fn target_name(plan: &Plan) -> &'static str {
+    match plan.target {
+        Target::Encode(encoding) => encoding.name(),
+        Target::Utf16 { big_endian: false } => "UTF-16LE",
+        Target::Utf16 { big_endian: true } => "UTF-16BE",
+    }
 }
 
 /// Where `to_files` puts each output.
@@ -696,6 +1109,7 @@ fn to_files(
     inputs: &[Input],
     destination: Destination<'_>,
     quiet: bool,
+    reporter: &Reporter,
 ) -> Result<ExitCode, Failure> {
     let started = Instant::now();
     let mut jobs: Vec<(PathBuf, PathBuf)> = Vec::new();
@@ -724,14 +1138,17 @@ fn to_files(
         .filter_map(|(input, output)| {
             let result = convert_to_file(plan, input, output, destination, &progress);
             progress.file_done();
+            let (input, output) = (input.display().to_string(), output.display().to_string());
             match result {
                 Ok((outcome, written)) => {
                     totals.add(outcome.bytes_in, written, outcome.had_errors, false);
+                    reporter.record(&input, &output, plan, Ok(&outcome), &totals, &progress);
                     None
                 }
                 Err(message) => {
                     totals.add(0, 0, false, true);
                     progress.println(&format!("simdenc: {message}"));
+                    reporter.record(&input, &output, plan, Err(&message), &totals, &progress);
                     Some(message)
                 }
             }

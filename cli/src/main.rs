@@ -17,6 +17,7 @@
 
 mod bench;
 mod convert;
+mod detect;
 mod errors;
 mod files;
 mod labels;
@@ -65,6 +66,9 @@ enum Command {
     /// Check that files are valid in an encoding (the standard's fatal mode).
     #[command(after_help = VALIDATE_HELP)]
     Validate(ValidateArgs),
+    /// Tell the encoding of files: byte order mark, declared charset, or a guess.
+    #[command(after_help = DETECT_HELP)]
+    Detect(DetectArgs),
     /// List every encoding with its labels (`--aliases`: the other names accepted).
     Labels(LabelsArgs),
     /// Measure throughput at every SIMD level on the bundled corpus; save and compare runs.
@@ -100,6 +104,25 @@ Examples:
   simdenc convert -f windows-1252 -t utf-8 --errors=fatal --bom=keep in.csv -o out.csv
   simdenc convert -f gb18030 -t utf-8 -r --out-dir utf8/ corpus/ -j 4";
 
+const DETECT_HELP: &str = "\
+Each input's encoding is determined as the HTML Standard's encoding sniffing algorithm does:
+a byte order mark; else the transport layer's charset (--http-charset); else, for HTML, a
+<meta charset> or <meta http-equiv=Content-Type> in the first 1024 bytes, or an XML
+declaration; else a guess by frequency analysis of the first 64 KiB (--no-guess: skip it);
+else the default (--default, windows-1252 unless given). HTML or text is decided by the file's
+extension, else by how it starts (--html, --text: force it).
+
+Output: one line per input, `FILE: ENCODING (SOURCE, confidence C)`; with --format json, one
+JSON object per line: {\"file\": PATH, \"encoding\": NAME, \"source\": SOURCE, \"confidence\": C},
+NAME as the standard spells it (Shift_JIS, windows-1252), SOURCE one of bom, http, meta, xml,
+guess, default; C is 1 for bom, http, meta and xml, the detector's estimate for guess, 0 for
+default. Exit status 1 if an input cannot be read.
+
+Examples:
+  simdenc detect *.html
+  simdenc detect --format json -r corpus/ > encodings.jsonl
+  simdenc detect --http-charset shift_jis --no-guess page.html";
+
 const VALIDATE_HELP: &str = "\
 Each FILE is decoded in the standard's fatal mode; the first error's byte offset and bytes
 are printed. Exit status 1 if any file is invalid or unreadable.
@@ -132,7 +155,8 @@ pub enum BomArg {
 
 #[derive(Args, Debug)]
 pub struct ConvertArgs {
-    /// The source encoding (any label of the standard).
+    /// The source encoding (any label of the standard), or `auto`: determined per input as
+    /// `simdenc detect` does.
     #[arg(
         short = 'f',
         long = "from-code",
@@ -141,6 +165,39 @@ pub struct ConvertArgs {
         default_value = "utf-8"
     )]
     pub from: String,
+
+    /// With -f auto: the encoding when nothing else decides (default windows-1252).
+    #[arg(long, value_name = "LABEL")]
+    pub default: Option<String>,
+
+    /// With -f auto: skip the frequency-analysis guess.
+    #[arg(long)]
+    pub no_guess: bool,
+
+    /// With -f auto: the transport layer's charset (overrides declarations, not a BOM).
+    #[arg(long, value_name = "LABEL")]
+    pub http_charset: Option<String>,
+
+    /// Treat every input as HTML (for -f auto and the <meta> rewrite).
+    #[arg(long, conflicts_with = "text")]
+    pub html: bool,
+
+    /// Treat every input as plain text.
+    #[arg(long)]
+    pub text: bool,
+
+    /// Leave the <meta charset> / XML declaration of converted HTML as it was.
+    #[arg(long)]
+    pub keep_declaration: bool,
+
+    /// Write each input's decision and outcome to FILE as JSON lines.
+    #[arg(long, value_name = "FILE")]
+    pub report: Option<PathBuf>,
+
+    /// Name every input whose decoded text has more U+FFFD replacement characters than this
+    /// fraction of its bytes (default 0.001).
+    #[arg(long, value_name = "FRACTION", default_value_t = 0.001)]
+    pub max_replaced: f64,
 
     /// The target encoding (any label of the standard; utf-16le/utf-16be write UTF-16).
     #[arg(
@@ -194,6 +251,54 @@ pub struct ConvertArgs {
     pub chunk_size: Option<usize>,
 
     /// Input files ("-" or none: standard input).
+    #[arg(value_name = "FILE")]
+    pub inputs: Vec<PathBuf>,
+}
+
+/// How `detect` prints.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum DetectFormat {
+    /// `FILE: ENCODING (SOURCE, confidence C)`.
+    Text,
+    /// One JSON object per line.
+    Json,
+}
+
+#[derive(Args, Debug)]
+pub struct DetectArgs {
+    /// Output format.
+    #[arg(long, value_enum, default_value = "text")]
+    pub format: DetectFormat,
+
+    /// The encoding when nothing else decides (any label; default windows-1252).
+    #[arg(long, value_name = "LABEL")]
+    pub default: Option<String>,
+
+    /// Skip the frequency-analysis guess.
+    #[arg(long)]
+    pub no_guess: bool,
+
+    /// The transport layer's charset (as an HTTP Content-Type would give it).
+    #[arg(long, value_name = "LABEL")]
+    pub http_charset: Option<String>,
+
+    /// Treat every input as HTML.
+    #[arg(long, conflicts_with = "text")]
+    pub html: bool,
+
+    /// Treat every input as plain text.
+    #[arg(long)]
+    pub text: bool,
+
+    /// Walk directories given as inputs.
+    #[arg(short = 'r', long)]
+    pub recursive: bool,
+
+    /// Threads to use, 1 to 256 (default: all cores).
+    #[arg(short = 'j', long, value_name = "N")]
+    pub jobs: Option<usize>,
+
+    /// Files ("-" or none: standard input).
     #[arg(value_name = "FILE")]
     pub inputs: Vec<PathBuf>,
 }
@@ -290,6 +395,7 @@ fn main() -> ExitCode {
         }
         (false, Some(Command::Convert(args))) => level_from_env().and_then(|()| convert::run(&args)),
         (false, Some(Command::Validate(args))) => level_from_env().and_then(|()| validate::run(&args)),
+        (false, Some(Command::Detect(args))) => level_from_env().and_then(|()| detect::run(&args)),
         (false, Some(Command::Bench(args))) => bench::run(&args),
         (false, None) => Err(Failure::Usage("no command given; see `simdenc --help`".into())),
     };

@@ -251,7 +251,7 @@ pub fn convert<W: Write>(
     };
     let mut outcome = Outcome {
         bytes_in: bom_len as u64,
-        had_errors: false,
+        ..Outcome::default()
     };
     let mut batch = reader.next_batch(window).map_err(ConvError::Read)?;
     while !batch.is_empty() {
@@ -270,6 +270,7 @@ pub fn convert<W: Write>(
             let piece_outcome = result?;
             outcome.bytes_in += piece_outcome.bytes_in;
             outcome.had_errors |= piece_outcome.had_errors;
+            outcome.replaced += piece_outcome.replaced;
             reader.recycle(piece);
         }
         batch = next.map_err(ConvError::Read)?;
@@ -286,6 +287,7 @@ pub fn convert<W: Write>(
         output = w;
         outcome.bytes_in += rest.bytes_in;
         outcome.had_errors |= rest.had_errors;
+        outcome.replaced += rest.replaced;
     }
     Ok((output, outcome))
 }

@@ -137,6 +137,14 @@ pub struct Totals {
     pub with_errors: AtomicU64,
     pub bytes_in: AtomicU64,
     pub bytes_out: AtomicU64,
+    /// Inputs per encoding decided by `-f auto`.
+    pub encodings: std::sync::Mutex<std::collections::BTreeMap<&'static str, u64>>,
+    /// Inputs whose declaration was rewritten.
+    pub rewritten: AtomicU64,
+    /// Inputs over `--max-replaced`.
+    pub over_replaced: AtomicU64,
+    /// U+FFFD written from the first malformed sequence of each input on.
+    pub replaced: AtomicU64,
 }
 
 impl Totals {
@@ -159,8 +167,15 @@ impl Totals {
         let seconds = started.elapsed().as_secs_f64();
         let bytes_in = self.bytes_in.load(Ordering::Relaxed);
         let files = self.files.load(Ordering::Relaxed);
+        let encodings = self.encodings.lock().map(|m| m.clone()).unwrap_or_default();
+        let by_encoding = if encodings.is_empty() {
+            String::new()
+        } else {
+            let list: Vec<String> = encodings.iter().map(|(name, n)| format!("{n} {name}")).collect();
+            format!(" ({})", list.join(", "))
+        };
         let mut line = format!(
-            "{files} file{}, {} in, {} out",
+            "{files} file{}{by_encoding}, {} in, {} out",
             if files == 1 { "" } else { "s" },
             megabytes(bytes_in),
             megabytes(self.bytes_out.load(Ordering::Relaxed)),
@@ -170,6 +185,21 @@ impl Totals {
         let with_errors = self.with_errors.load(Ordering::Relaxed);
         if with_errors > 0 {
             line.push_str(&format!(", {with_errors} with replaced or omitted errors"));
+        }
+        let replaced = self.replaced.load(Ordering::Relaxed);
+        if replaced > 0 {
+            line.push_str(&format!(", {replaced} U+FFFD"));
+        }
+        let rewritten = self.rewritten.load(Ordering::Relaxed);
+        if rewritten > 0 {
+            line.push_str(&format!(
+                ", {rewritten} declaration{} rewritten",
+                if rewritten == 1 { "" } else { "s" }
+            ));
+        }
+        let over = self.over_replaced.load(Ordering::Relaxed);
+        if over > 0 {
+            line.push_str(&format!(", {over} over --max-replaced"));
         }
         let rate = if seconds > 0.0 {
             bytes_in as f64 / 1e6 / seconds

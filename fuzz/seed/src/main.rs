@@ -381,6 +381,34 @@ fn main() {
         http.add_raw(&seed);
     }
 
+    // sniff: [0] is where the streaming form's input is cut; then documents with every kind
+    // of declaration the prescan reads, each with every encoding's name.
+    let mut sniff = Corpus::new(&fuzz, "sniff");
+    let documents: [&[u8]; 10] = [
+        b"<!doctype html><meta charset=\"%\"><p>x",
+        b"<meta http-equiv=Content-Type content='text/html; charset=%'>",
+        b"<!-- <meta charset=gbk> --><META CHARSET=%>",
+        b"<a title='<meta charset=big5>'><meta/charset=%/>",
+        b"<?xml version=\"1.0\" encoding=\"%\"?><r/>",
+        b"<meta content=\"charset=%\" http-equiv=\"content-type\">",
+        b"</p <meta charset=%><? x ?><!x><meta charset=%>",
+        b"<meta charset=bogus charset=%><meta charset=%>",
+        b"\xEF\xBB\xBF<meta charset=%>",
+        b"<\0?\0x\0m\0l\0",
+    ];
+    for (i, &enc) in all.iter().enumerate() {
+        let document = documents[i % documents.len()];
+        let mut seed = vec![(i * 7) as u8];
+        for &b in document {
+            if b == b'%' {
+                seed.extend_from_slice(enc.name().as_bytes());
+            } else {
+                seed.push(b);
+            }
+        }
+        sniff.add_raw(&seed);
+    }
+
     // mem: text pieces of every language as UTF-8, as UTF-16LE and as Latin1 (where it fits),
     // behind the header the target reads (`[0]` group, `[1]` level, `[2..4]` partial size).
     let mut mem = Corpus::new(&fuzz, "mem");

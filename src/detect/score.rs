@@ -1,0 +1,393 @@
+//! Scoring the candidates (the module docs, "Models", say what the costs are).
+
+use super::model::{CJK_BIG5, CJK_EUC_JP, CJK_EUC_KR, CJK_GBK, CJK_SHIFT_JIS, SCALE, SINGLE_BYTE};
+use super::{CjkModel, Guess, SbModel};
+use crate::Encoding;
+
+/// Cost of a control character or unmapped byte (15 nats).
+const BAD: u32 = 60;
+/// Cost of a malformed multi-byte sequence (20 nats).
+const ERR: u32 = 80;
+/// Cost of a half-width katakana (Shift_JIS single byte, EUC-JP `0x8E` pair).
+const KANA: u32 = 32;
+/// Extra cost of a character outside the main repertoire: JIS X 0212 (EUC-JP `0x8F`),
+/// Big5's HKSCS rows, gb18030's four-byte sequences.
+const RARE: u32 = 40;
+/// How many single-byte candidates the bigram model scores after the unigram ranking.
+const BIGRAM_CANDIDATES: usize = 4;
+/// Divides cost differences (in model units) for the confidence: tempers the models'
+/// over-confidence (bigram models treat neighbouring bytes as independent evidence).
+const TEMPER: f32 = (4 * SCALE) as f32;
+
+/// UTF-16 without a BOM (module docs, "What it returns", 1).
+pub(super) fn utf16(head: &[u8]) -> Option<Guess> {
+    if head.len() < 2 {
+        return None;
+    }
+    let controls = head
+        .iter()
+        .filter(|&&b| b < 0x20 && !matches!(b, b'\t' | b'\n' | 0x0C | b'\r' | 0x1B))
+        .count();
+    if controls * 50 < head.len() {
+        return None;
+    }
+    let le = utf16_plausibility(head, false);
+    let be = utf16_plausibility(head, true);
+    let (encoding, (good, bad, units)) = if le.0 >= be.0 {
+        (crate::UTF_16LE, le)
+    } else {
+        (crate::UTF_16BE, be)
+    };
+    if bad * 20 > units || good * 10 < units * 8 {
+        return None;
+    }
+    Some(Guess {
+        encoding,
+        confidence: if bad == 0 { 0.99 } else { 0.9 },
+    })
+}
+
+/// (plausible units, impossible units, units) of `bytes` read as UTF-16.
+fn utf16_plausibility(bytes: &[u8], be: bool) -> (usize, usize, usize) {
+    let (mut good, mut bad, mut units) = (0, 0, 0);
+    let mut pending_lead = false;
+    for pair in bytes.chunks_exact(2) {
+        let u = if be {
+            u16::from_be_bytes([pair[0], pair[1]])
+        } else {
+            u16::from_le_bytes([pair[0], pair[1]])
+        };
+        units += 1;
+        let lead = (0xD800..0xDC00).contains(&u);
+        let trail = (0xDC00..0xE000).contains(&u);
+        if pending_lead {
+            if trail {
+                good += 2;
+                pending_lead = false;
+                continue;
+            }
+            bad += 1;
+        }
+        pending_lead = lead;
+        if lead {
+            continue;
+        }
+        if trail
+            || (u < 0x20 && !matches!(u, 0x09 | 0x0A | 0x0C | 0x0D))
+            || (0x7F..0xA0).contains(&u)
+            || u >= 0xFFFE
+        {
+            bad += 1;
+        } else if matches!(u,
+            0x20..=0x7E
+            | 0x09 | 0x0A | 0x0C | 0x0D
+            | 0xA0..=0x24F // Latin-1, Latin Extended-A and -B
+            | 0x300..=0x36F // combining marks
+            | 0x370..=0x52F // Greek, Cyrillic
+            | 0x590..=0x6FF // Hebrew, Arabic
+            | 0x900..=0x97F // Devanagari
+            | 0xE00..=0xE7F // Thai
+            | 0x1E00..=0x1EFF // Latin Extended Additional (Vietnamese)
+            | 0x2000..=0x206F // general punctuation
+            | 0x3000..=0x30FF // CJK punctuation, kana
+            | 0x4E00..=0x9FFF // CJK ideographs
+            | 0xAC00..=0xD7A3 // Hangul syllables
+            | 0xFF00..=0xFFEF // half- and full-width forms
+        ) {
+            good += 1;
+        }
+    }
+    (good, bad, units)
+}
+
+/// The best legacy encoding for `text` (markup removed, ASCII runs cut).
+pub(super) fn legacy(text: &[u8]) -> Guess {
+    let mut hist = [0u32; 128];
+    for &b in text {
+        if b >= 0x80 {
+            hist[usize::from(b - 0x80)] += 1;
+        }
+    }
+    let present: ([u8; 128], usize) = {
+        let mut list = [0u8; 128];
+        let mut n = 0;
+        for (i, &c) in hist.iter().enumerate() {
+            if c > 0 {
+                list[n] = i as u8;
+                n += 1;
+            }
+        }
+        (list, n)
+    };
+    let present = &present.0[..present.1];
+
+    // Stage 1: unigram costs of every single-byte candidate; keep the best few.
+    let mut best: [(u32, usize); BIGRAM_CANDIDATES] = [(u32::MAX, 0); BIGRAM_CANDIDATES];
+    for (i, m) in SINGLE_BYTE.iter().enumerate() {
+        let mut cost = m.prior;
+        for &b in present {
+            let class = m.classes[usize::from(b)];
+            let c = if class == 255 {
+                BAD
+            } else {
+                u32::from(m.lang.unigram[usize::from(class)])
+            };
+            cost += c * hist[usize::from(b)];
+        }
+        insert_best(&mut best, (cost, i));
+    }
+
+    // Stage 2: bigram costs of those; the multi-byte candidates.
+    let mut results: [(u32, &'static Encoding); BIGRAM_CANDIDATES + 5] =
+        [(u32::MAX, crate::WINDOWS_1252); BIGRAM_CANDIDATES + 5];
+    for (slot, &(cost, i)) in results.iter_mut().zip(best.iter()) {
+        if cost != u32::MAX {
+            let m = &SINGLE_BYTE[i];
+            *slot = (m.prior.saturating_add(bigram_cost(text, m)), m.encoding);
+        }
+    }
+    let cjk = &mut results[BIGRAM_CANDIDATES..];
+    cjk[0] = gbk_cost(text, &CJK_GBK);
+    cjk[1] = (big5_cost(text, &CJK_BIG5), crate::BIG5);
+    cjk[2] = (euc_kr_cost(text, &CJK_EUC_KR), crate::EUC_KR);
+    cjk[3] = (euc_jp_cost(text, &CJK_EUC_JP), crate::EUC_JP);
+    cjk[4] = (shift_jis_cost(text, &CJK_SHIFT_JIS), crate::SHIFT_JIS);
+
+    let (best_cost, encoding) = results
+        .iter()
+        .copied()
+        .min_by_key(|r| r.0)
+        .unwrap_or((0, crate::WINDOWS_1252));
+    // Confidence: the best encoding's share of the tempered likelihoods, each other
+    // encoding counted once (at its best cost).
+    let mut others = 0.0f32;
+    for (i, &(cost, enc)) in results.iter().enumerate() {
+        if enc == encoding || results[..i].iter().any(|r| r.1 == enc && r.0 <= cost) {
+            continue;
+        }
+        let d = cost.saturating_sub(best_cost) as f32 / TEMPER;
+        if d < 30.0 {
+            others += exp_neg(d);
+        }
+    }
+    Guess {
+        encoding,
+        confidence: 1.0 / (1.0 + others),
+    }
+}
+
+/// `e^-x` for `x >= 0` (core has no `exp`): by halving into `[0, 1/16)` and a Taylor series.
+fn exp_neg(x: f32) -> f32 {
+    let mut k = 0;
+    let mut y = x;
+    while y >= 0.0625 && k < 16 {
+        y *= 0.5;
+        k += 1;
+    }
+    let mut r = 1.0 - y + y * y / 2.0 - y * y * y / 6.0;
+    for _ in 0..k {
+        r *= r;
+    }
+    r
+}
+
+/// Keeps the `BIGRAM_CANDIDATES` lowest costs, sorted.
+fn insert_best(best: &mut [(u32, usize); BIGRAM_CANDIDATES], item: (u32, usize)) {
+    if item.0 >= best[BIGRAM_CANDIDATES - 1].0 {
+        return;
+    }
+    let mut i = BIGRAM_CANDIDATES - 1;
+    while i > 0 && best[i - 1].0 > item.0 {
+        best[i] = best[i - 1];
+        i -= 1;
+    }
+    best[i] = item;
+}
+
+/// The bigram cost of `text` in a single-byte candidate: every pair of adjacent bytes one
+/// of which is above 0x7F.
+fn bigram_cost(text: &[u8], m: &SbModel) -> u32 {
+    let n = m.lang.classes;
+    let table = m.lang.bigram;
+    let class = |b: u8| -> u8 {
+        if b >= 0x80 {
+            m.classes[usize::from(b - 0x80)]
+        } else {
+            u8::from(b.is_ascii_alphabetic())
+        }
+    };
+    let mut cost = 0u32;
+    let mut prev_byte = b' ';
+    let mut prev = 0u8;
+    for &b in text {
+        let c = class(b);
+        if b >= 0x80 || prev_byte >= 0x80 {
+            if c == 255 {
+                cost += BAD;
+            } else {
+                let a = if prev == 255 { 0 } else { usize::from(prev) };
+                cost += u32::from(table.get(a * n + usize::from(c)).copied().unwrap_or(255));
+            }
+        }
+        prev = c;
+        prev_byte = b;
+    }
+    cost
+}
+
+/// Two-byte code of a (lead, trail) pair as the multi-byte models index them.
+#[inline]
+fn code(lead: u8, trail: u8) -> usize {
+    usize::from(lead.wrapping_sub(0x81)) * 191 + usize::from(trail.wrapping_sub(0x40))
+}
+
+#[inline]
+fn char_cost(m: &CjkModel, lead: u8, trail: u8) -> u32 {
+    u32::from(m.cost.get(code(lead, trail)).copied().unwrap_or(255))
+}
+
+/// GBK and gb18030 (gb18030 when a four-byte sequence occurs).
+fn gbk_cost(text: &[u8], m: &CjkModel) -> (u32, &'static Encoding) {
+    let mut cost = 0u32;
+    let mut four = false;
+    let mut i = 0;
+    while i < text.len() {
+        let b = text[i];
+        if b < 0x80 {
+            i += 1;
+            continue;
+        }
+        let Some(&t) = text.get(i + 1) else { break };
+        if !(0x81..=0xFE).contains(&b) {
+            cost += ERR;
+            i += 1;
+        } else if (0x30..=0x39).contains(&t) {
+            match (text.get(i + 2), text.get(i + 3)) {
+                (Some(0x81..=0xFE), Some(0x30..=0x39)) => {
+                    cost += RARE * 2;
+                    four = true;
+                    i += 4;
+                }
+                (Some(0x81..=0xFE), None) | (None, None) => break,
+                _ => {
+                    cost += ERR;
+                    i += 1;
+                }
+            }
+        } else if (0x40..=0x7E).contains(&t) || (0x80..=0xFE).contains(&t) {
+            cost += char_cost(m, b, t);
+            i += 2;
+        } else {
+            cost += ERR;
+            i += 1;
+        }
+    }
+    (cost, if four { crate::GB18030 } else { m.encoding })
+}
+
+fn big5_cost(text: &[u8], m: &CjkModel) -> u32 {
+    let mut cost = 0u32;
+    let mut i = 0;
+    while i < text.len() {
+        let b = text[i];
+        if b < 0x80 {
+            i += 1;
+            continue;
+        }
+        let Some(&t) = text.get(i + 1) else { break };
+        if (0x81..=0xFE).contains(&b) && ((0x40..=0x7E).contains(&t) || (0xA1..=0xFE).contains(&t)) {
+            cost += char_cost(m, b, t) + if b < 0xA1 { RARE } else { 0 };
+            i += 2;
+        } else {
+            cost += ERR;
+            i += 1;
+        }
+    }
+    cost
+}
+
+fn euc_kr_cost(text: &[u8], m: &CjkModel) -> u32 {
+    let mut cost = 0u32;
+    let mut i = 0;
+    while i < text.len() {
+        let b = text[i];
+        if b < 0x80 {
+            i += 1;
+            continue;
+        }
+        let Some(&t) = text.get(i + 1) else { break };
+        if (0x81..=0xFE).contains(&b) && (0x41..=0xFE).contains(&t) {
+            cost += char_cost(m, b, t);
+            i += 2;
+        } else {
+            cost += ERR;
+            i += 1;
+        }
+    }
+    cost
+}
+
+fn euc_jp_cost(text: &[u8], m: &CjkModel) -> u32 {
+    let mut cost = 0u32;
+    let mut i = 0;
+    while i < text.len() {
+        let b = text[i];
+        if b < 0x80 {
+            i += 1;
+            continue;
+        }
+        let Some(&t) = text.get(i + 1) else { break };
+        match b {
+            0x8E if (0xA1..=0xDF).contains(&t) => {
+                cost += KANA;
+                i += 2;
+            }
+            0x8F if (0xA1..=0xFE).contains(&t) => match text.get(i + 2) {
+                Some(0xA1..=0xFE) => {
+                    cost += RARE + char_cost(m, 0xFE, 0xFE);
+                    i += 3;
+                }
+                None => break,
+                _ => {
+                    cost += ERR;
+                    i += 1;
+                }
+            },
+            0xA1..=0xFE if (0xA1..=0xFE).contains(&t) => {
+                cost += char_cost(m, b, t);
+                i += 2;
+            }
+            _ => {
+                cost += ERR;
+                i += 1;
+            }
+        }
+    }
+    cost
+}
+
+fn shift_jis_cost(text: &[u8], m: &CjkModel) -> u32 {
+    let mut cost = 0u32;
+    let mut i = 0;
+    while i < text.len() {
+        let b = text[i];
+        if b <= 0x80 {
+            i += 1;
+            continue;
+        }
+        if (0xA1..=0xDF).contains(&b) {
+            cost += KANA;
+            i += 1;
+            continue;
+        }
+        let Some(&t) = text.get(i + 1) else { break };
+        if matches!(b, 0x81..=0x9F | 0xE0..=0xFC) && matches!(t, 0x40..=0x7E | 0x80..=0xFC) {
+            cost += char_cost(m, b, t);
+            i += 2;
+        } else {
+            cost += ERR;
+            i += 1;
+        }
+    }
+    cost
+}
