@@ -43,6 +43,8 @@
 
 use super::super::PairTables;
 use super::super::scalar;
+use super::super::vector::Vector;
+use super::ascii;
 use super::rows::{Keep, compact_rows};
 use crate::simd::OutBytes;
 use core::mem::MaybeUninit;
@@ -88,12 +90,11 @@ pub(crate) fn leads_of(capable: u64, bits: u32) -> u64 {
     (even_runs & even) | (capable & !even_runs & !even)
 }
 
-/// The operations of the pair kernels on one block of `LANES` bytes. Same contract as
-/// [`Vector`](super::super::vector::Vector): the instruction set of the implementing type is
-/// enabled in the caller, pointers are valid for what a method reads or writes.
-pub(crate) trait CjkDecodeVector: Copy {
-    /// Input bytes per block (at most 64 / `BITS`).
-    const LANES: usize;
+/// The operations of the CJK decode kernels on one block of `LANES` bytes, beyond those of
+/// [`Vector`] (loads, stores, widening, `or`: an ASCII block's), whose contract they share:
+/// the instruction set of the implementing type is enabled in the caller, pointers are valid
+/// for what a method reads or writes. `LANES` is at most 64 / `BITS`.
+pub(crate) trait CjkDecodeVector: Vector {
     /// Bits per byte in the masks the methods take and return.
     const BITS: u32;
     /// Output room (bytes) a block's UTF-8 needs when stored whole: at most this many are
@@ -116,11 +117,6 @@ pub(crate) trait CjkDecodeVector: Copy {
     unsafe fn load_tables(tables: &PairTables) -> Self::Tables;
     /// Whether this level's kernels can take `tables` (else the scalar kernel does).
     fn supports(tables: &PairTables) -> bool;
-    /// Loads `LANES` bytes.
-    ///
-    /// # Safety
-    /// The ISA is enabled in the caller; `src` is valid for reading `LANES` bytes.
-    unsafe fn load(src: *const u8) -> Self;
     /// The bytes 0x80 and above.
     ///
     /// # Safety
@@ -161,21 +157,6 @@ pub(crate) trait CjkDecodeVector: Copy {
     /// - The ISA is enabled in the caller.
     /// - `out` is valid for writing `ROOM16` units; `d` was decoded from `self`, `leads`.
     unsafe fn put_utf16(self, d: &Self::Decoded, leads: u64, kept: u64, out: *mut u16);
-    /// Bitwise or.
-    ///
-    /// # Safety
-    /// The ISA is enabled in the caller.
-    unsafe fn or(self, other: Self) -> Self;
-    /// Stores the `LANES` bytes (an ASCII block's UTF-8).
-    ///
-    /// # Safety
-    /// The ISA is enabled in the caller; `out` is valid for writing `LANES` bytes.
-    unsafe fn store(self, out: *mut u8);
-    /// Stores the `LANES` bytes widened to u16 (an ASCII block's UTF-16).
-    ///
-    /// # Safety
-    /// The ISA is enabled in the caller; `out` is valid for writing `LANES` units.
-    unsafe fn widen_store(self, out: *mut u16);
 }
 
 /// One checked block: its bytes, its leads and kept bytes (not trails, not past `read`),
@@ -286,39 +267,28 @@ impl<V: CjkDecodeVector> Checked for Block<V> {
 }
 
 /// Copies (UTF-8) or widens (UTF-16) the ASCII run at the start of `src` into `dst`, four
-/// vectors at a time while they are all ASCII and fit: returns their length (in both).
-/// HTML pages are mostly such runs, which a block at a time would cost the pair checks'
-/// bookkeeping on each.
+/// vectors at a time while they are all ASCII and fit ([`ascii::run4`]): returns their length
+/// (in both). HTML pages are mostly such runs, which a block at a time would cost the pair
+/// checks' bookkeeping on each.
 ///
 /// # Safety
 /// - The ISA of `V` is enabled in the caller.
 /// - `put` stores `V::LANES` units of the vector at the pointer it is given.
 #[inline(always)]
 unsafe fn ascii_run<V: CjkDecodeVector, T>(src: &[u8], dst: &mut [T], put: impl Fn(V, *mut T)) -> usize {
-    let step = 4 * V::LANES;
-    let mut i = 0;
-    while i + step <= src.len() && i + step <= dst.len() {
-        // SAFETY: `i + 4 * LANES` is within both slices (the loop's condition); the ISA and
-        // `put` per the contract.
-        unsafe {
-            let at = src.as_ptr().add(i);
-            let v = [
-                V::load(at),
-                V::load(at.add(V::LANES)),
-                V::load(at.add(2 * V::LANES)),
-                V::load(at.add(3 * V::LANES)),
-            ];
-            if v[0].or(v[1]).or(v[2].or(v[3])).high() != 0 {
-                break;
-            }
-            let out = dst.as_mut_ptr().add(i);
-            for (k, v) in v.into_iter().enumerate() {
-                put(v, out.add(k * V::LANES));
-            }
-        }
-        i += step;
+    let (at, out) = (src.as_ptr(), dst.as_mut_ptr());
+    // SAFETY: `run4` loads at `i` and stores at `i` only with `i + LANES` within both slices
+    // (`len`); the ISA and `put` per the contract.
+    unsafe {
+        ascii::run4(
+            src.len().min(dst.len()),
+            V::LANES,
+            |i| V::load(at.add(i)),
+            |a, b| a.or(b),
+            |v| v.high() == 0,
+            |v, i| put(v, out.add(i)),
+        )
     }
-    i
 }
 
 /// The block loop of the pair kernels: while `lanes` input bytes and `room` code units of

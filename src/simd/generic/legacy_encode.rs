@@ -25,6 +25,7 @@
 
 use super::super::scalar;
 use super::super::{EncodeTables, Lookup};
+use super::ascii;
 use crate::simd::OutBytes;
 
 /// The operations of the `utf16_to_legacy` kernel on `UNITS` code units. Same contract as
@@ -76,36 +77,26 @@ pub(crate) trait LegacyEncodeVector: Copy {
 }
 
 /// Narrows the ASCII run at the start of `src` into `dst`, four vectors at a time while they
-/// are all ASCII and fit; returns its length. (HTML pages are mostly such runs.)
+/// are all ASCII and fit ([`ascii::run4`]); returns its length. (HTML pages are mostly such
+/// runs.)
 ///
 /// # Safety
 /// The ISA of `V` is enabled in the caller.
 #[inline(always)]
 unsafe fn ascii_run<V: LegacyEncodeVector>(src: &[u16], dst: &mut OutBytes) -> usize {
-    let step = 4 * V::UNITS;
-    let mut i = 0;
-    while i + step <= src.len() && i + step <= dst.len() {
-        // SAFETY: `i + 4 * UNITS` is within both slices (the loop's condition); the ISA per
-        // the contract.
-        unsafe {
-            let at = src.as_ptr().add(i);
-            let v = [
-                V::load(at),
-                V::load(at.add(V::UNITS)),
-                V::load(at.add(2 * V::UNITS)),
-                V::load(at.add(3 * V::UNITS)),
-            ];
-            if !v[0].or(v[1]).or(v[2].or(v[3])).ascii() {
-                break;
-            }
-            let out = dst.as_mut_ptr().add(i).cast::<u8>();
-            for (k, v) in v.into_iter().enumerate() {
-                v.store_narrow(out.add(k * V::UNITS));
-            }
-        }
-        i += step;
+    let (at, out) = (src.as_ptr(), dst.as_mut_ptr().cast::<u8>());
+    // SAFETY: `run4` loads at `i` and stores at `i` only with `i + UNITS` within both slices
+    // (`len`); the ISA per the contract.
+    unsafe {
+        ascii::run4(
+            src.len().min(dst.len()),
+            V::UNITS,
+            |i| V::load(at.add(i)),
+            |a, b| a.or(b),
+            |v| v.ascii(),
+            |v, i| v.store_narrow(out.add(i)),
+        )
     }
-    i
 }
 
 /// # Safety

@@ -83,7 +83,6 @@ impl Decoded {
 }
 
 impl CjkDecodeVector for uint8x16_t {
-    const LANES: usize = 16;
     const BITS: u32 = 4;
     // Four pieces of 4 bytes, each stored as 16 bytes at the end of those before (at most
     // 24 bytes in all: 16 + one per lead).
@@ -119,12 +118,6 @@ impl CjkDecodeVector for uint8x16_t {
                 index,
             }
         }
-    }
-
-    #[inline(always)]
-    unsafe fn load(src: *const u8) -> Self {
-        // SAFETY: 16 readable bytes (the contract).
-        unsafe { vld1q_u8(src) }
     }
 
     #[inline(always)]
@@ -287,27 +280,6 @@ impl CjkDecodeVector for uint8x16_t {
                 vst1q_u8(out.add(at).cast(), piece);
                 at += i.count_ones() as usize;
             }
-        }
-    }
-
-    #[inline(always)]
-    unsafe fn or(self, other: Self) -> Self {
-        // SAFETY: register operations.
-        unsafe { vorrq_u8(self, other) }
-    }
-
-    #[inline(always)]
-    unsafe fn store(self, out: *mut u8) {
-        // SAFETY: 16 writable bytes (the contract).
-        unsafe { vst1q_u8(out, self) }
-    }
-
-    #[inline(always)]
-    unsafe fn widen_store(self, out: *mut u16) {
-        // SAFETY: 16 writable units (the contract).
-        unsafe {
-            vst1q_u16(out, vmovl_u8(vget_low_u8(self)));
-            vst1q_u16(out.add(8), vmovl_high_u8(self));
         }
     }
 }
