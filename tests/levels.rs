@@ -1,8 +1,9 @@
 //! The engine against `spec` at every SIMD level this CPU supports, through the public API,
 //! with the level forced globally (`cpu::force`), plus the UTF-8 kernels against std, and
-//! every kernel of every level against the scalar kernels (`levels/kernels.rs` and the
+//! every kernel of every level against the scalar kernels: the sweeps of `levels/sweeps.rs`
+//! (one table, `SWEEPS`, the kernel tests of every level), `levels/kernels.rs` and the
 //! transcoders below, through `simdenc::internals`, which the dev-dependency on this crate
-//! itself enables).
+//! itself enables. Levels of this architecture that the CPU lacks are reported as skipped.
 //!
 //! This test has no libtest harness (`harness = false`): it runs in the main thread, because
 //! under qemu-aarch64 on the CI machines no thread can be started (qemu 7.2 hangs in
