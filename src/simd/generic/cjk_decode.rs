@@ -3,8 +3,7 @@
 //! analysis and the checks are here; how a level looks leads and trails up, gathers the
 //! code points and compacts the output are its [`CjkDecodeVector`] methods (NEON: 64-entry
 //! `tbl` lookups and one lane load per pair; AVX2: nibble lookups and `vpgatherdd`, see
-//! `x86/avx2/cjk_decode.rs`, and AVX-512, `x86/avx512/cjk.rs`, share the block loop
-//! [`pair_blocks`] and the lead analysis [`leads_of`] with their own blocks).
+//! `x86/avx2/cjk_decode.rs`, which shares the block loop and the lead analysis).
 //!
 //! ```text
 //! while LANES input bytes and ROOM units of output remain:
@@ -38,7 +37,7 @@
 //! exactly, so nothing after `written` changes.
 
 // The `CjkDecodeVector` skeleton has its instance on aarch64 (NEON); x86 uses the block loop,
-// the lead analysis and the rows (AVX2), the block loop and the lead analysis (AVX-512).
+// the lead analysis and the rows (AVX2), and AVX-512 its own algorithm.
 #![cfg_attr(not(target_arch = "aarch64"), allow(dead_code))]
 
 use super::super::PairTables;
@@ -297,17 +296,15 @@ unsafe fn ascii_run<V: CjkDecodeVector, T>(src: &[u8], dst: &mut [T], put: impl 
 /// be written over what they leave after the end) or exactly. A block it cannot decode
 /// goes to the scalar kernel `tail`, up to its end: if that stops inside it, so does the
 /// kernel; otherwise the loop goes on after it. After an ASCII block, `ascii` copies the
-/// run of ASCII that goes on from there (exactly: its length in bytes and units). When the
-/// loop ends, `last` may check the bytes left (fewer than `lanes` of them, where a level
-/// has masked loads: AVX-512), whose block is written exactly if it fits. `tail` finishes.
+/// run of ASCII that goes on from there (exactly: its length in bytes and units). `tail`
+/// finishes.
 ///
 /// # Safety
 /// - `check` may be called with a pointer valid for reading `lanes` bytes.
 /// - `put` writes `len(block)` units at the position it is given and, with `true`, at most
 ///   `room` units; with `true` it leaves at most 16 bytes after them changed, and it writes
-///   16 bytes or more from the start of every block (a `put` that always writes exactly
-///   meets both).
-/// - `room` is at most 64 if `put` ever writes through [`exactly`].
+///   16 bytes or more from the start of every block.
+/// - `room` is at most 64.
 #[inline(always)]
 pub(crate) unsafe fn pair_blocks<B: Checked, T: Copy>(
     src: &[u8],
@@ -315,7 +312,7 @@ pub(crate) unsafe fn pair_blocks<B: Checked, T: Copy>(
     dst: &mut [T],
     (lanes, room): (usize, usize),
     tail: ScalarPairs<T>,
-    (check, last): (impl Fn(*const u8) -> Option<B>, impl Fn(&[u8]) -> Option<B>),
+    check: impl Fn(*const u8) -> Option<B>,
     (len, put, ascii): (
         impl Fn(&B) -> usize,
         impl Fn(&B, *mut T, bool),
@@ -372,14 +369,6 @@ pub(crate) unsafe fn pair_blocks<B: Checked, T: Copy>(
             }
         }
     }
-    if let Some(b) = last(&src[read..])
-        && written + len(&b) <= dst_len
-    {
-        // Its `len(b)` units fit, and `put` writes exactly them without `true`.
-        put(&b, dst[written..].as_mut_ptr(), false);
-        read += b.read();
-        written += len(&b);
-    }
     let (r, w) = tail(&src[read..], tables, &mut dst[written..], usize::MAX);
     (read + r, written + w)
 }
@@ -425,7 +414,7 @@ pub(crate) unsafe fn to_utf8<V: CjkDecodeVector>(
             dst,
             (V::LANES, V::ROOM8),
             tail,
-            (|at| block::<V, 0x800>(at, &t, tables), |_| None),
+            |at| block::<V, 0x800>(at, &t, tables),
             (
                 Block::utf8_len,
                 |b, out, whole| {
@@ -465,7 +454,7 @@ pub(crate) unsafe fn to_utf16<V: CjkDecodeVector>(
             dst,
             (V::LANES, V::ROOM16),
             tail,
-            (|at| block::<V, 0x80>(at, &t, tables), |_| None),
+            |at| block::<V, 0x80>(at, &t, tables),
             (
                 Block::utf16_len,
                 |b, out, whole| match &b.decoded {

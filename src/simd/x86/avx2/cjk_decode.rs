@@ -382,7 +382,7 @@ unsafe fn blocks<T: Copy, const MIN: i32>(
             dst,
             (32, room),
             tail,
-            (|at| block::<MIN>(at, &t, tables), |_| None),
+            |at| block::<MIN>(at, &t, tables),
             (len, put, |_: &[u8], _: &mut [T]| 0),
         )
     }

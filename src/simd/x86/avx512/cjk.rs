@@ -1,9 +1,6 @@
 //! Two-byte CJK decoding (Shift_JIS, EUC-JP, EUC-KR, Big5, gb18030/GBK pairs) with
-//! AVX-512 VBMI/VBMI2, 64 input bytes at a time. The block loop and the lead analysis are
-//! the generic ones (`generic::cjk_decode::{pair_blocks, leads_of}`, as at AVX2 and NEON);
-//! checking and writing a block is ISA-specific (STYLE.md 8.4): it needs byte compress and
-//! 128-entry byte lookups, which the other levels lack, and decodes gb18030's four-byte
-//! sequences too.
+//! AVX-512 VBMI/VBMI2, 64 input bytes at a time. An ISA-specific algorithm (STYLE.md 8.4): it
+//! needs byte compress and 128-entry byte lookups, which the other levels lack.
 //!
 //! ```text
 //! while 64 input bytes and 96 bytes (UTF-8) or 64 units (UTF-16) of room remain:
@@ -37,7 +34,6 @@ use core::arch::x86_64::*;
 use core::mem::MaybeUninit;
 
 use super::transcode::low_bits64;
-use crate::simd::generic::cjk_decode::{Checked, ScalarPairs, leads_of, pair_blocks};
 use crate::simd::scalar;
 use crate::simd::{EncodeTables, FOUR_BYTE_POINTERS, Lookup, PairTables};
 
@@ -129,7 +125,6 @@ unsafe fn gather(m: __mmask16, index: __m512i, table: Lookup) -> __m512i {
 /// One block's characters: lead and trail masks, bytes read, the code points of the
 /// leads, 16 per vector, in order (0 past the last lead), and which of those are from
 /// U+0800 (three bytes of UTF-8 rather than two).
-#[derive(Clone, Copy)]
 struct Block {
     v: __m512i,
     leads: u64,
@@ -155,11 +150,15 @@ impl Block {
     }
 }
 
-/// The bits of `bits` at an even distance from the start of their run of set bits (one bit
-/// per byte: `generic::cjk_decode::leads_of`).
+/// The bits of `bits` at an even distance from the start of their run of set bits.
 #[inline(always)]
 fn even_from_start(bits: u64) -> u64 {
-    leads_of(bits, 1)
+    const EVEN: u64 = 0x5555_5555_5555_5555;
+    let starts = bits & !(bits << 1);
+    // Adding a run's start bit, where it is odd, carries through the run and clears it;
+    // so the runs starting at odd bits are cleared in `even_runs`, the others kept.
+    let even_runs = bits.wrapping_add(starts & !EVEN) & bits;
+    (even_runs & EVEN) | (bits & !even_runs & !EVEN)
 }
 
 /// The characters of the first `len` bytes of `v` (`1..=64`; the bytes after them are 0);
@@ -378,44 +377,50 @@ unsafe fn low_bytes(a: __m512i, b: __m512i) -> __m512i {
     }
 }
 
-/// What the block loop sees of one block of 64 bytes.
-#[derive(Clone, Copy)]
-enum Checked64 {
-    /// Its first `n` bytes, ASCII (all 64, or the ASCII before the characters, which start
-    /// the next block: see [`ASCII_SKIP`]).
-    Ascii { v: __m512i, n: usize },
-    /// Characters.
-    Chars(Block),
-}
+/// A scalar pair kernel with its end (`scalar::cjk_to_utf8_from`), the tail of the vector
+/// ones.
+type ScalarPairs<T> = fn(&[u8], &PairTables, &mut [T], usize) -> (usize, usize);
 
-impl Checked for Checked64 {
-    #[inline(always)]
-    fn read(&self) -> usize {
-        match self {
-            Checked64::Ascii { n, .. } => *n,
-            Checked64::Chars(b) => b.read,
+/// [`pair_blocks`] for `tables`: gb18030's four-byte sequences in their own copy of the loop,
+/// so that the other encodings do not pay for their checks.
+///
+/// # Safety
+/// As [`pair_blocks`].
+#[inline(always)]
+unsafe fn pair_loop<T, const ROOM: usize>(
+    src: &[u8],
+    tables: &PairTables,
+    dst: &mut [T],
+    tail: ScalarPairs<T>,
+    units: impl Fn(&Block) -> usize,
+    ascii: impl Fn(__m512i, u64, *mut T),
+    put: impl Fn(&Block, *mut T) -> usize,
+) -> (usize, usize) {
+    // SAFETY: the caller's contract is `pair_blocks`'s.
+    unsafe {
+        if tables.four_byte.is_some() {
+            pair_blocks::<T, ROOM, true>(src, tables, dst, tail, &units, &ascii, &put)
+        } else {
+            pair_blocks::<T, ROOM, false>(src, tables, dst, tail, &units, &ascii, &put)
         }
     }
-    #[inline(always)]
-    fn ascii(&self) -> bool {
-        // Written by `put`, exactly; the next block goes on from there.
-        false
-    }
 }
 
-/// The block loop of both kernels (`generic::cjk_decode::pair_blocks`) with this level's
-/// blocks, `FOUR` for gb18030's tables (its four-byte sequences are checked in their own
-/// instance of the loop, so that the other encodings do not pay for their checks): `put`
-/// writes a block of characters and returns its units, `ascii` the units of the ASCII bytes
-/// in the mask (of its first bytes) it is given.
+/// The block loop of both pair kernels: while 64 input bytes and `ROOM` code units of room
+/// remain, decodes a block and hands it to `put`, which writes its characters at the given
+/// position and returns the units written. A block it cannot decode (not all plain) goes to
+/// the scalar kernel `tail`, up to its end: if that stops inside it, so does the kernel;
+/// otherwise the loop goes on after it. Fewer than 64 bytes at the end are one more block,
+/// loaded with a mask, if its output (`units` of it) fits exactly. `tail` finishes.
 ///
 /// # Safety
 /// - The AVX-512 level's features are enabled in the caller.
-/// - `put` writes `units(block)` units and no more at the position it is given; `ascii`
-///   writes the units of the bytes in its mask and no others.
-/// - `ROOM` is at least what `put` writes for a whole block, and at least 64.
+/// - `put` writes `units(block)` units and no more at the position it is given.
+/// - `ROOM` is at least what `put` writes for a whole block, and at least 64; `ascii`
+///   writes the units of the ASCII bytes of a block in the mask (of its first bytes) it
+///   is given, and no others, at the position it is given.
 #[inline(always)]
-unsafe fn pair_loop<T: Copy, const ROOM: usize, const FOUR: bool>(
+unsafe fn pair_blocks<T, const ROOM: usize, const FOUR: bool>(
     src: &[u8],
     tables: &PairTables,
     dst: &mut [T],
@@ -428,59 +433,70 @@ unsafe fn pair_loop<T: Copy, const ROOM: usize, const FOUR: bool>(
         // Too short to pay for loading the tables into registers.
         return tail(src, tables, dst, usize::MAX);
     }
+    let (mut read, mut written) = (0, 0);
     // SAFETY: AVX-512 per the caller's contract.
-    let t = unsafe { load(tables) };
-    let check = |at: *const u8| {
-        // SAFETY: `pair_blocks` gives a pointer valid for reading 64 bytes; AVX-512 per the
-        // caller's contract; `t` is from `tables`.
-        unsafe {
-            let v = _mm512_loadu_si512(at.cast());
-            let high = _mm512_movepi8_mask(v);
-            let n = high.trailing_zeros() as usize;
-            if n >= ASCII_SKIP {
-                // All ASCII (markup in HTML pages), or ASCII and then characters: the ASCII
-                // out as it is, and the next block from the characters, so that a few words
-                // in markup are one block rather than two.
-                return Some(Checked64::Ascii { v, n });
+    let mut t = unsafe { load(tables) };
+    while read + 64 <= src.len() && written + ROOM <= dst.len() {
+        // SAFETY: `read + 64 <= src.len()`; AVX-512 per the contract.
+        let v = unsafe { _mm512_loadu_si512(src.as_ptr().add(read).cast()) };
+        // SAFETY: AVX-512 per the contract.
+        let high = unsafe { _mm512_movepi8_mask(v) };
+        if high == 0 {
+            // All ASCII (markup in HTML pages): 64 units out, as they are (ROOM >= 64).
+            ascii(v, u64::MAX, dst[written..].as_mut_ptr());
+            read += 64;
+            written += 64;
+            continue;
+        }
+        let ascii_len = high.trailing_zeros() as usize;
+        if ascii_len >= ASCII_SKIP {
+            // ASCII, then characters: the ASCII out as it is, and the next block from the
+            // characters, so that a few words in markup are one block rather than two.
+            ascii(v, low_bits64(ascii_len), dst[written..].as_mut_ptr());
+            read += ascii_len;
+            written += ascii_len;
+            continue;
+        }
+        // SAFETY: AVX-512 per the contract; `t` is from `tables`.
+        let Some(b) = (unsafe { block::<FOUR>(v, 64, &t, tables) }) else {
+            // The scalar kernel, to the first character boundary from the block's end.
+            let (r, w) = tail(&src[read..], tables, &mut dst[written..], 64);
+            read += r;
+            written += w;
+            if r < 64 {
+                // It stopped inside the block, where it would have without the end.
+                return (read, written);
             }
-            block::<FOUR>(v, 64, &t, tables).map(Checked64::Chars)
-        }
-    };
-    let last = |rest: &[u8]| {
-        if rest.is_empty() || rest.len() >= 64 {
-            return None;
-        }
-        // SAFETY: the mask reads `rest` only (masked-off bytes are not read, and are 0 in
-        // `v`); AVX-512 per the caller's contract; `t` is from `tables`.
-        unsafe {
-            let v = _mm512_maskz_loadu_epi8(low_bits64(rest.len()), rest.as_ptr().cast());
-            block::<FOUR>(v, rest.len(), &t, tables).map(Checked64::Chars)
-        }
-    };
-    let len = |c: &Checked64| match c {
-        Checked64::Ascii { n, .. } => *n,
-        Checked64::Chars(b) => units(b),
-    };
-    let write = |c: &Checked64, out: *mut T, _whole: bool| match c {
-        Checked64::Ascii { v, n } => ascii(*v, low_bits64(*n), out),
-        Checked64::Chars(b) => {
-            put(b, out);
-        }
-    };
-    // SAFETY: `check` reads 64 bytes where `pair_blocks` allows it; `write` writes exactly
-    // `len` units (the caller's contract on `put` and `ascii`), at most `ROOM`, so it meets
-    // `pair_blocks`' contract on `put` (never through `exactly`).
-    unsafe {
-        pair_blocks::<Checked64, T>(
-            src,
-            tables,
-            dst,
-            (64, ROOM),
-            tail,
-            (check, last),
-            (len, write, |_: &[u8], _: &mut [T]| 0),
-        )
+            // Loaded again rather than kept across the call: kept, they are spilled in the
+            // hot loop (docs/decisions.md, "Kernel tuning").
+            // SAFETY: AVX-512 per the caller's contract.
+            t = unsafe { load(tables) };
+            continue;
+        };
+        // `written + ROOM <= dst.len()` held at the start of the block, and `put` writes at
+        // most ROOM units for a block (caller's contract).
+        written += put(&b, dst[written..].as_mut_ptr());
+        read += b.read;
     }
+    let rest = src.len() - read;
+    if rest > 0 && rest < 64 {
+        // SAFETY: the mask reads `src[read..src.len()]` only (masked-off bytes are not
+        // read, and are 0 in `v`); AVX-512 per the contract; `t` is from `tables`.
+        let b = unsafe {
+            let v = _mm512_maskz_loadu_epi8(low_bits64(rest), src.as_ptr().add(read).cast());
+            block::<FOUR>(v, rest, &t, tables)
+        };
+        if let Some(b) = b
+            && written + units(&b) <= dst.len()
+        {
+            // The block's units fit (checked just above), and `put` writes exactly them
+            // (caller's contract).
+            written += put(&b, dst[written..].as_mut_ptr());
+            read += b.read;
+        }
+    }
+    let (r, w) = tail(&src[read..], tables, &mut dst[written..], usize::MAX);
+    (read + r, written + w)
 }
 
 /// A block's UTF-8 bytes: one per kept byte (ASCII or lead), one more per lead, and one
@@ -592,13 +608,7 @@ pub(crate) fn cjk_to_utf8(src: &[u8], tables: &PairTables, dst: &mut OutBytes) -
     let tail = scalar::cjk_to_utf8_from::<0x80>;
     // SAFETY: AVX-512 is enabled on this function; a block writes `units_utf8` bytes, at
     // most 96 (32 pairs of 3, or 64 ASCII bytes), which is the ROOM given.
-    unsafe {
-        if tables.four_byte.is_some() {
-            pair_loop::<MaybeUninit<u8>, 96, true>(src, tables, dst, tail, units_utf8, ascii, put)
-        } else {
-            pair_loop::<MaybeUninit<u8>, 96, false>(src, tables, dst, tail, units_utf8, ascii, put)
-        }
-    }
+    unsafe { pair_loop::<MaybeUninit<u8>, 96>(src, tables, dst, tail, units_utf8, ascii, put) }
 }
 }
 
@@ -650,13 +660,7 @@ pub(crate) fn cjk_to_utf16(src: &[u8], tables: &PairTables, dst: &mut [u16]) -> 
     let tail = scalar::cjk_to_utf16_from::<0x80>;
     // SAFETY: AVX-512 is enabled on this function; a block writes one unit per kept byte
     // (`units_utf16`), at most 64, which is the ROOM given.
-    unsafe {
-        if tables.four_byte.is_some() {
-            pair_loop::<u16, 64, true>(src, tables, dst, tail, units_utf16, ascii, put)
-        } else {
-            pair_loop::<u16, 64, false>(src, tables, dst, tail, units_utf16, ascii, put)
-        }
-    }
+    unsafe { pair_loop::<u16, 64>(src, tables, dst, tail, units_utf16, ascii, put) }
 }
 }
 
