@@ -15,6 +15,8 @@ mod common;
 mod kernels;
 #[path = "levels/sweeps.rs"]
 mod sweeps;
+#[path = "levels/transcode.rs"]
+mod transcode;
 
 use common::{Rng, check_decode, check_encode, random_splits};
 use simdenc::cpu::{self, Level};

@@ -22,7 +22,14 @@
 //! [`Kernels`] is a table of function pointers, one table per instruction-set level; holding a
 //! `&'static Kernels` is the proof that the CPU supports its level. Decoders and encoders
 //! capture the active table when they are created, so hot loops never touch the dispatch.
-//! Levels: `scalar` (portable), and on x86_64 `sse2`, `avx2`, `avx512` (see `crate::cpu`).
+//! Levels: `scalar` (portable, the reference), on x86_64 `sse2`, `avx2`, `avx512`, on aarch64
+//! `neon` (see `crate::cpu`), one module each (`x86/`, `aarch64/`). The kernels are written
+//! once in `generic/` and instantiated per level; what a level has of its own is said in its
+//! module. Each table also holds a [`Tuning`]: which kernels the codecs call at that level.
+//!
+//! Kernel names: `cjk_to_utf8` / `cjk_to_utf16` decode two-byte CJK characters (Shift_JIS,
+//! EUC-JP, EUC-KR, Big5, GBK/gb18030), `utf16_to_legacy` encodes UTF-16 into a CJK or
+//! single-byte encoding.
 
 #[cfg(target_arch = "aarch64")]
 mod aarch64;

@@ -28,7 +28,7 @@
 //! contract requires. A vector with an unmapped byte is left to the scalar kernel whole,
 //! which stops at the byte.
 //!
-//! AVX-512 has its own kernels (`x86/avx512.rs`: one `vpermi2b` is a 128-entry lookup).
+//! AVX-512 has its own kernels (`x86/avx512/mod.rs`: one `vpermi2b` is a 128-entry lookup).
 //!
 //! Not done: Latin-script text (windows-1252, German) to UTF-8 runs a little below the
 //! scalar kernel at AVX2, because a vector with one letter pays the whole lookup; handing

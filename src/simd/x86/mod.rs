@@ -1,8 +1,11 @@
 //! x86_64 levels: the `Vector` implementations and `#[target_feature]` entry points.
 //!
-//! Each file holds only its level's vector type implementation, thin entry points, and its
-//! table; the algorithms are in `generic/`. Kernels a level does not improve come from the
-//! level below (struct update syntax).
+//! One module per level (`sse2.rs`, `avx2/`, `avx512/`): its vector type's implementation of
+//! the `generic/` traits, thin entry points that instantiate the generic kernels, its table
+//! and its `Tuning`; a level's folder also holds the kernels written for its instructions
+//! alone (`avx2/cjk_decode.rs`, `avx512/{cjk,transcode}.rs`). Kernels a level does not
+//! improve come from the level below (struct update syntax). Every `#[target_feature]` goes
+//! through [`with_features`], which holds each level's feature set.
 
 pub(crate) mod avx2;
 pub(crate) mod avx512;

@@ -1,6 +1,9 @@
 //! Two-byte CJK decoding (Shift_JIS, EUC-JP, EUC-KR, Big5, gb18030/GBK pairs) with
 //! AVX-512 VBMI/VBMI2, 64 input bytes at a time. An ISA-specific algorithm (STYLE.md 8.4): it
-//! needs byte compress and 128-entry byte lookups, which the other levels lack.
+//! needs byte compress and 128-entry byte lookups, which the other levels lack. The lead
+//! analysis is the generic one (`generic::cjk_decode::leads_of`); the block loop is its own
+//! (the generic `pair_blocks` measured much slower here: docs/decisions.md, "One kernel
+//! layer").
 //!
 //! ```text
 //! while 64 input bytes and 96 bytes (UTF-8) or 64 units (UTF-16) of room remain:
@@ -34,6 +37,7 @@ use core::arch::x86_64::*;
 use core::mem::MaybeUninit;
 
 use super::transcode::low_bits64;
+use crate::simd::generic::cjk_decode::leads_of;
 use crate::simd::scalar;
 use crate::simd::{EncodeTables, FOUR_BYTE_POINTERS, Lookup, PairTables};
 
@@ -150,15 +154,11 @@ impl Block {
     }
 }
 
-/// The bits of `bits` at an even distance from the start of their run of set bits.
+/// The bits of `bits` at an even distance from the start of their run of set bits (one bit
+/// per byte: `generic::cjk_decode::leads_of`).
 #[inline(always)]
 fn even_from_start(bits: u64) -> u64 {
-    const EVEN: u64 = 0x5555_5555_5555_5555;
-    let starts = bits & !(bits << 1);
-    // Adding a run's start bit, where it is odd, carries through the run and clears it;
-    // so the runs starting at odd bits are cleared in `even_runs`, the others kept.
-    let even_runs = bits.wrapping_add(starts & !EVEN) & bits;
-    (even_runs & EVEN) | (bits & !even_runs & !EVEN)
+    leads_of(bits, 1)
 }
 
 /// The characters of the first `len` bytes of `v` (`1..=64`; the bytes after them are 0);
