@@ -500,9 +500,8 @@ pub(crate) struct Tuning {
     /// `utf16_to_legacy` (a vector kernel at this level).
     pub(crate) call_legacy_encode: bool,
     /// The legacy encoders convert UTF-8 input to UTF-16 in stages (`utf8_to_utf16`) and map
-    /// the staged units, rather than character by character (see `codecs::cursor`): it pays
-    /// only where both `utf8_to_utf16` and `utf16_to_legacy` are vector kernels that can take
-    /// the stages' size.
+    /// the staged units, rather than character by character (see `codecs::cursor`), which
+    /// pays only with vector kernels (set at AVX-512).
     pub(crate) stage_encode_in_utf16: bool,
 }
 
