@@ -3,7 +3,7 @@
 //! `dst`: every special sequence at every position of every length to 300, every output
 //! size, random inputs, and the corpus. Written for the AVX-512 transcoders, run at every
 //! level (part of `sweeps::SWEEPS`). Under emulation (`SIMDENC_QUICK_TESTS`) every 7th length
-//! and position, and fewer random inputs.
+//! and position, every output size of fewer lengths and specials, and fewer random inputs.
 
 use quickcheck::{Gen, QuickCheck, TestResult};
 use simdenc::cpu::{self, Level};
@@ -245,8 +245,8 @@ pub fn transcode_utf8_to_utf16_every_special_at_every_position() {
 pub fn transcode_utf8_to_utf16_every_output_size() {
     for k in levels() {
         for base in utf8_bases() {
-            for len in (0..=300).filter(|l| *l <= 140 || l % 7 == 0) {
-                for special in UTF8_SPECIALS.iter().step_by(3) {
+            for len in (0..=300).filter(|l| (*l <= 140 && !quick()) || l % 7 == 0) {
+                for special in UTF8_SPECIALS.iter().step_by(3 * stride().min(2)) {
                     for pos in (0..len.max(1)).step_by(23) {
                         let v = with_special(&base, len, special, pos);
                         let need = need_8_16(&v);
@@ -282,8 +282,8 @@ pub fn transcode_utf16_to_utf8_every_special_at_every_position() {
 pub fn transcode_utf16_to_utf8_every_output_size() {
     for k in levels() {
         for base in utf16_bases() {
-            for len in (0..=300).filter(|l| *l <= 100 || l % 11 == 0) {
-                for special in UTF16_SPECIALS.iter().step_by(2) {
+            for len in (0..=300).filter(|l| (*l <= 100 && !quick()) || l % 11 == 0) {
+                for special in UTF16_SPECIALS.iter().step_by(2 * stride().min(2)) {
                     for pos in (0..len.max(1)).step_by(19) {
                         let v = with_special(&base, len, special, pos);
                         // The bytes kernels stop at the first surrogate: their need is smaller,
