@@ -11,7 +11,7 @@ use alloc::vec::Vec;
 use core::fmt;
 
 use crate::codecs::VariantDecoder;
-use crate::codecs::cursor::{Dest, Utf8Dest, Utf16Dest};
+use crate::codecs::dest::{Dest, Utf8Dest, Utf16Dest};
 #[cfg(feature = "std")]
 use crate::encoder::append_to_vec;
 use crate::encoding::Encoding;
@@ -321,7 +321,7 @@ impl Decoder {
         last: bool,
     ) -> (DecoderResult, usize, usize) {
         let mut out = (DecoderResult::InputEmpty, 0, 0);
-        crate::codecs::cursor::with_str_bytes(dst, |bytes| {
+        crate::codecs::str_bytes::with_str_bytes(dst, |bytes| {
             out = self.decode_to_utf8_without_replacement(src, bytes, last);
             out.2
         });
@@ -347,7 +347,7 @@ impl Decoder {
         last: bool,
     ) -> (CoderResult, usize, usize, bool) {
         let mut out = (CoderResult::InputEmpty, 0, 0, false);
-        crate::codecs::cursor::with_str_bytes(dst, |bytes| {
+        crate::codecs::str_bytes::with_str_bytes(dst, |bytes| {
             out = self.decode_to_utf8(src, bytes, last);
             out.2
         });
@@ -464,9 +464,7 @@ impl Decoder {
     /// BOM handling, then the state machine.
     ///
     /// Past the start, straight to the state machine: inlined, so that a call costs one
-    /// function less (16-byte inputs: Shift_JIS 0.95 -> 1.06 times encoding_rs, UTF-8 1.66
-    /// -> 1.97, windows-1251 1.59 -> 1.78; `simdenc bench --filter small --level avx512
-    /// --batches 5`, A/B builds alternating three times, best; 2026-11-23).
+    /// function less (short inputs feel it).
     #[inline(always)]
     fn run<D: Dest>(&mut self, src: &[u8], dst: &mut D, last: bool, replace: bool) -> (Status, usize) {
         if let Start::Converting = self.start {
@@ -484,8 +482,7 @@ impl Decoder {
             && !matches!(first, 0xEF | 0xFE | 0xFF)
         {
             // No BOM starts with this byte: decided at once, with nothing to hold and replay
-            // (the common case; 16-byte UTF-8 inputs went from 0.74 to 1.2 times encoding_rs,
-            // `simdenc bench --filter small16 --level avx512`, 2026-11-23).
+            // (the common case, and on short inputs the cost of the BOM logic shows).
             self.start = Start::Converting;
         }
         if let Start::Looking {

@@ -9,7 +9,8 @@ use alloc::vec::Vec;
 use core::fmt;
 
 use crate::codecs::VariantEncoder;
-use crate::codecs::cursor::{ByteDest, SINGLE_BYTE_UNITS_MIN, Source, Utf8Source, Utf16Source};
+use crate::codecs::source::{ByteDest, Source, Utf8Source, Utf16Source};
+use crate::codecs::tuning::SINGLE_BYTE_UNITS_MIN;
 use crate::encoding::Encoding;
 use crate::results::{CoderResult, EncoderResult};
 use crate::simd::{Kernels, OutBytes, as_out};
@@ -78,10 +79,8 @@ impl Encoder {
 
     /// The encoder's state machine on `src`. For the UTF-8 encoder (no state, nothing
     /// unmappable) its first step, the source's copy or transcoding kernel, runs here, and
-    /// the machine only sees what is left: a 16-byte input went through four calls before the
-    /// copy (16-byte encodes: str -> UTF-8 0.73 -> 1.24 times encoding_rs, UTF-16 -> UTF-8
-    /// 0.70-0.88 -> 1.05-1.3; ad-hoc loop, a fresh encoder per call, best of 30 x 200,000,
-    /// 2026-11-23).
+    /// the machine only sees what is left: otherwise a 16-byte input goes through four calls
+    /// before the copy.
     #[inline(always)]
     fn run<S: Source>(
         variant: &mut VariantEncoder,
@@ -277,10 +276,10 @@ impl Encoder {
             && dst.len() >= src.len() + NCR_EXTRA
         {
             // A short input into a single-byte encoding (stateless, one byte a unit): its
-            // mapped units in one loop, without the general path's set-up (9-unit inputs of
-            // Cyrillic into windows-1251, ad-hoc loop, AVX-512: 21.1 -> 15.0-15.5 ns; encoding_rs
-            // 18.9). Whatever it leaves (a surrogate, an unmappable character) goes the general
-            // way, as the rest of the same call: `dst` holds room for it as before.
+            // mapped units in one loop, without the general path's set-up, which costs short
+            // inputs more than the loop. Whatever it leaves (a surrogate, an unmappable
+            // character) goes the general way, as the rest of the same call: `dst` holds
+            // room for it as before.
             let done = encoder.encode_utf16_prefix(src, dst);
             if done == src.len() {
                 return (CoderResult::InputEmpty, done, done, false);
@@ -380,8 +379,7 @@ impl Encoder {
     ) -> (CoderResult, usize, usize, bool) {
         if matches!(self.variant, VariantEncoder::Utf8(_)) {
             // Nothing is unmappable: no room held back, one pass (what the loop below does
-            // then, without its set-up; 16-byte str -> UTF-8 encodes 14 -> 9.5 ns, ad-hoc
-            // loop as in `run`).
+            // then, without its set-up, which costs short inputs).
             let mut src = source(0);
             let mut out = ByteDest::new(dst);
             let status = match Self::run(&mut self.variant, &mut src, &mut out, last) {
@@ -400,10 +398,9 @@ impl Encoder {
             return (CoderResult::OutputFull, 0, 0, false);
         };
         let (mut read, mut written, mut had_unmappables) = (0, 0, false);
-        // Where the source's vector kernels may start again (`cursor::KERNEL_BACKOFF`), carried
-        // from one source to the next across the unmappable characters. (One source for the
-        // whole call instead made short UTF-16 encodes into windows-1251 1.8 times slower:
-        // `simdenc bench --filter small64/utf16-to-windows --level avx512`, 2033 -> 1130 MB/s.)
+        // Where the source's vector kernels may start again (`codecs::tuning::KERNEL_BACKOFF`),
+        // carried from one source to the next across the unmappable characters (one source
+        // for the whole call instead made short UTF-16 encodes slower).
         let mut kernels_from: usize = 0;
         loop {
             let mut out = ByteDest::new(&mut dst[written..effective_len]);

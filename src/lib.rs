@@ -100,3 +100,8 @@ pub use crate::tables::encodings::{
     WINDOWS_1257, WINDOWS_1257_INIT, WINDOWS_1258, WINDOWS_1258_INIT, X_MAC_CYRILLIC, X_MAC_CYRILLIC_INIT,
     X_USER_DEFINED, X_USER_DEFINED_INIT,
 };
+
+/// The README's Rust examples, compiled and run as doctests.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+pub struct ReadmeDoctests;

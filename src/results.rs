@@ -84,11 +84,7 @@ impl DecoderResult {
 /// `(DecoderResult, usize)` is returned through memory, and its reader loads the three bytes
 /// of the enum wider than the callee stored them: a store-forwarding stall on every call,
 /// which `perf annotate` showed as the largest single cost of decoding a 16-byte input.
-/// `(Status, usize)` is a pair of scalars and comes back in two registers (with the initial
-/// states copied from a table, `codecs::VariantDecoder::new`: 16-byte inputs UTF-8 -> UTF-8
-/// 1.16 -> 1.59 times encoding_rs, windows-1251 1.22 -> 1.62, UTF-8 -> UTF-16 0.93 -> 1.17,
-/// Shift_JIS 0.84 -> 0.91; `simdenc bench --filter small16 --level avx512`, 4 alternating
-/// A/B rounds, best, 2026-11-23).
+/// `(Status, usize)` is a pair of scalars and comes back in two registers.
 #[derive(Clone, Copy, PartialEq, Eq)]
 pub(crate) struct Status(u32);
 

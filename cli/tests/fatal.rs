@@ -184,27 +184,22 @@ fn failed_conversion_keeps_an_existing_output() {
 
 #[test]
 fn interrupted_conversion_leaves_no_output() {
+    use std::io::Write;
     let dir = tempdir();
-    let input = dir.path().join("in.txt");
-    fs::write(&input, "Марс ".repeat(3_000_000)).unwrap();
     let output = dir.path().join("out.txt");
     fs::write(&output, "precious").unwrap();
+    // The input comes through a pipe that stays open, so the conversion cannot finish before
+    // it is killed, however fast the machine.
     let mut child = std::process::Command::new(common::bin())
-        .args([
-            "convert",
-            "-t",
-            "utf-16le",
-            "-j",
-            "1",
-            "-o",
-            arg(&output),
-            arg(&input),
-        ])
+        .args(["convert", "-t", "utf-16le", "-j", "1", "-o", arg(&output)])
+        .stdin(std::process::Stdio::piped())
         .spawn()
         .unwrap();
-    // Kill it as soon as its temporary file has some data in it.
+    let mut stdin = child.stdin.take().unwrap();
+    stdin.write_all("Марс ".repeat(300_000).as_bytes()).unwrap();
+    // Kill it once its temporary file has some data in it.
     let deadline = std::time::Instant::now() + std::time::Duration::from_secs(20);
-    loop {
+    let temp_size = loop {
         let temp_size: u64 = fs::read_dir(dir.path())
             .unwrap()
             .filter_map(|e| e.ok())
@@ -212,20 +207,18 @@ fn interrupted_conversion_leaves_no_output() {
             .map(|e| e.metadata().map(|m| m.len()).unwrap_or(0))
             .sum();
         if temp_size > 0 || std::time::Instant::now() > deadline {
-            break;
+            break temp_size;
         }
-        if child.try_wait().unwrap().is_some() {
-            eprintln!("note: the conversion finished before it could be interrupted");
-            return;
-        }
+        assert!(
+            child.try_wait().unwrap().is_none(),
+            "the conversion ended with its input open"
+        );
         std::thread::sleep(std::time::Duration::from_millis(1));
-    }
+    };
+    assert!(temp_size > 0, "no output written in 20 s");
     child.kill().unwrap();
-    let status = child.wait().unwrap();
-    if status.success() {
-        eprintln!("note: the conversion finished before it could be interrupted");
-        return;
-    }
+    assert!(!child.wait().unwrap().success());
+    drop(stdin);
     // The target is untouched; only the (hidden) temporary file can remain after SIGKILL.
     assert_eq!(fs::read_to_string(&output).unwrap(), "precious");
 }

@@ -314,7 +314,7 @@ fn devices_are_written_not_replaced() {
 #[test]
 fn disk_full_on_standard_output_is_reported() {
     let Ok(full) = fs::OpenOptions::new().write(true).open("/dev/full") else {
-        eprintln!("skipped: no /dev/full");
+        common::skip("disk_full_on_standard_output_is_reported", "no /dev/full");
         return;
     };
     let output = Command::new(common::bin())

@@ -21,6 +21,10 @@ use pyo3::prelude::*;
 use pyo3::types::{PyByteArray, PyBytes, PyString};
 use simdenc::{CoderResult, Decoder, DecoderResult, Encoder, EncoderResult, Encoding};
 
+mod auto;
+mod batch;
+mod fast_str;
+
 /// Inputs at least this long are converted with the GIL released, so that other Python
 /// threads run meanwhile; below it, releasing and taking the GIL back costs more than it lets
 /// others do.
@@ -248,11 +252,15 @@ enum Decoded<'a> {
     Utf16,
 }
 
-/// The `str` of `units` (UTF-16 with surrogates in pairs only), by CPython's UTF-16 decoder:
-/// it finds the narrowest representation at several times the speed of its UTF-8 decoder on
-/// non-ASCII text, and the limited API has no call that fills a `str`'s storage directly.
+/// The `str` of `units` (UTF-16 with surrogates in pairs only): written in place where the
+/// interpreter's `str` layout was found and checked (`fast_str`), else by CPython's UTF-16
+/// decoder, which finds the narrowest representation at several times the speed of its UTF-8
+/// decoder on non-ASCII text.
 #[allow(unsafe_code)]
 fn str_from_utf16<'py>(py: Python<'py>, units: &[u16]) -> PyResult<Bound<'py, PyString>> {
+    if let Some(layout) = fast_str::Layout::get(py) {
+        return layout.str_from_utf16(py, units);
+    }
     let size =
         isize::try_from(std::mem::size_of_val(units)).map_err(|e| PyValueError::new_err(e.to_string()))?;
     // -1: little-endian, 1: big-endian; the units are in this machine's order.
@@ -948,6 +956,9 @@ fn _simdenc(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(encode, m)?)?;
     m.add_function(wrap_pyfunction!(lookup, m)?)?;
     m.add_function(wrap_pyfunction!(encodings, m)?)?;
+    m.add_function(wrap_pyfunction!(batch::_decode_batch, m)?)?;
+    m.add_function(wrap_pyfunction!(auto::_detect, m)?)?;
+    m.add_function(wrap_pyfunction!(auto::charset_from_content_type, m)?)?;
     m.add_class::<TextDecoder>()?;
     m.add_class::<TextEncoder>()?;
     m.add_class::<StreamEncoder>()?;

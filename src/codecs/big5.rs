@@ -12,9 +12,11 @@
 //! of the current byte (an ASCII byte after a lead), which is simply not consumed, so this
 //! decoder needs no `Pending`.
 
-use crate::codecs::cursor::{ByteDest, Dest, Source};
+use crate::codecs::dest::Dest;
+use crate::codecs::driver::{self, StateMachine, Step};
 use crate::codecs::runs::{self, PairShape};
-use crate::results::{EncoderResult, Status};
+use crate::codecs::source::{ByteDest, Source};
+use crate::results::EncoderResult;
 use crate::simd::{EncodeTables, Lookup, PairTables, is_plain};
 use crate::tables::big5::{BIG5, BIG5_ENC_ASTRAL, BIG5_ENC_BLOCKS, BIG5_ENC_PAGES};
 use crate::tables::paged;
@@ -50,17 +52,6 @@ fn index_code_point(pointer: usize) -> Option<char> {
         .and_then(char::from_u32)
 }
 
-/// What one byte did to the state machine.
-enum Step {
-    /// The byte was consumed (any output written).
-    Consumed,
-    /// No room for the output; nothing changed.
-    Full,
-    /// The standard returned error (room for U+FFFD was checked if replacing); `consumed` is
-    /// false when the byte was restored, `bad` is the malformed sequence's length.
-    Error { consumed: bool, bad: u8 },
-}
-
 /// The Big5 decoder.
 #[derive(Clone, Copy)]
 pub(crate) struct Big5Decoder {
@@ -72,60 +63,33 @@ impl Big5Decoder {
         Big5Decoder { big5_leading: 0 }
     }
 
-    /// Runs the state machine; see the family contract in `codecs`.
-    pub(crate) fn decode<D: Dest>(
-        &mut self,
-        src: &[u8],
-        dst: &mut D,
-        last: bool,
-        replace: bool,
-    ) -> (Status, usize) {
-        let mut read = 0;
-        loop {
-            if self.big5_leading == 0 {
-                read = decode_fast(src, read, dst);
-                // A full output takes no more input: a byte that only starts a character
-                // (a lead) is left for the next call, as in encoding_rs.
-                if read < src.len() && !dst.room_for_ascii() {
-                    return (Status::OUTPUT_FULL, read);
-                }
-            }
-            let Some(&byte) = src.get(read) else {
-                break;
-            };
-            match self.step(byte, dst, replace) {
-                Step::Consumed => read += 1,
-                Step::Full => return (Status::OUTPUT_FULL, read),
-                Step::Error { consumed, bad } => {
-                    read += usize::from(consumed);
-                    if replace {
-                        dst.push('\u{FFFD}');
-                    }
-                    return (Status::malformed(bad, 0), read);
-                }
-            }
-        }
-        // 1. If byte is end-of-queue and Big5 leading is not 0x00, then set Big5 leading to
-        //    0x00 and return error.
-        if last && self.big5_leading != 0 {
-            if replace && !dst.room_for_replacement() {
-                return (Status::OUTPUT_FULL, read);
-            }
-            self.big5_leading = 0;
-            if replace {
-                dst.push('\u{FFFD}');
-            }
-            return (Status::malformed(1, 0), read);
-        }
-        // 2. If byte is end-of-queue and Big5 leading is 0x00, then return finished.
-        (Status::INPUT_EMPTY, read)
+    /// Bytes held in state.
+    pub(crate) fn held(&self) -> usize {
+        usize::from(self.big5_leading != 0)
+    }
+
+    /// No byte held in state.
+    pub(crate) fn is_initial(&self) -> bool {
+        self.big5_leading == 0
+    }
+}
+
+impl StateMachine for Big5Decoder {
+    #[inline(always)]
+    fn between_characters(&self) -> bool {
+        self.big5_leading == 0
+    }
+
+    #[inline(always)]
+    fn fast_run<D: Dest>(&mut self, src: &[u8], dst: &mut D) -> (usize, bool) {
+        (decode_fast(src, dst), false)
     }
 
     /// <https://encoding.spec.whatwg.org/#big5-decoder>, steps 3–6, for one byte (not
     /// end-of-queue). Checks room before changing anything.
     #[inline]
     fn step<D: Dest>(&mut self, byte: u8, dst: &mut D, replace: bool) -> Step {
-        let error_fits = !replace || dst.room_for_replacement();
+        let error_fits = dst.room_for_error(replace);
         // 3. If Big5 leading is not 0x00:
         if self.big5_leading != 0 {
             // 3.1. Let leading be Big5 leading. 3.3. Let pointer be null. 3.4–3.5.
@@ -201,22 +165,19 @@ impl Big5Decoder {
         }
     }
 
-    /// Bytes held in state.
-    pub(crate) fn held(&self) -> usize {
-        usize::from(self.big5_leading != 0)
-    }
-
-    /// No byte held in state.
-    pub(crate) fn is_initial(&self) -> bool {
-        self.big5_leading == 0
+    /// Steps 1–2 of <https://encoding.spec.whatwg.org/#big5-decoder>.
+    #[inline(always)]
+    fn at_end<D: Dest>(&mut self, dst: &mut D, replace: bool) -> Step {
+        driver::at_end_of_leading(&mut self.big5_leading, dst, replace)
     }
 }
 
-/// The fast path, from the initial state at `src[read..]`: decodes ASCII runs (through the
-/// kernel) and whole two-byte characters that index Big5 maps, and returns where it stopped,
-/// in the initial state. Everything else is left to [`Big5Decoder::step`].
+/// The fast path, from the initial state: decodes ASCII runs (through the kernel) and whole
+/// two-byte characters that index Big5 maps at the start of `src`, and returns where it
+/// stopped, in the initial state. Everything else is left to [`Big5Decoder::step`].
 #[inline(always)]
-fn decode_fast<D: Dest>(src: &[u8], mut read: usize, dst: &mut D) -> usize {
+fn decode_fast<D: Dest>(src: &[u8], dst: &mut D) -> usize {
+    let mut read = 0;
     'ascii: loop {
         // The run takes ASCII and the two-byte characters index Big5 maps (it has no code
         // point at the four pointers of two code points, which the step decodes).
@@ -284,10 +245,8 @@ pub(crate) static PAIRS: PairTables = SHAPE_DEF.tables(Lookup::U16(&BIG5_BMP));
 /// Index Big5 where its code point is in the BMP, from U+0080, 0 elsewhere (the astral code
 /// points, and where it has none): the vector kernels' index, half the size of the whole one
 /// (gathers of 2 bytes, and a check of what they gather against 0 only; the kernels leave
-/// the astral code points to the codec, which reads `BIG5`). Against the whole index in the
-/// kernels (ad-hoc loop of `Decoder::decode_to_utf8`/`_utf16`, AVX-512, 4-6 alternating
-/// rounds, best, 2026-11-24): zh_tw.html to UTF-8 6344 -> 6397 MB/s, to UTF-16 6790 -> 7036;
-/// zh_tw.txt 2039 -> 2149 and 2239 -> 2322.
+/// the astral code points to the codec, which reads `BIG5`); measured faster than the whole
+/// index in the kernels.
 static BIG5_BMP: [u16; BIG5.len()] = {
     let mut bmp = [0u16; BIG5.len()];
     let mut i = 0;
@@ -398,22 +357,8 @@ fn index_big5_pointer(code_point: u32) -> Option<u16> {
 mod tests {
     use super::{BIG5, TWO_CODE_POINTS};
     use crate::codecs::testing::{
-        check_decode, check_decode_thoroughly, check_encode, check_encode_thoroughly,
+        Rng, check_decode, check_decode_thoroughly, check_encode, check_encode_thoroughly,
     };
-
-    /// A small deterministic generator (xorshift) for sample inputs.
-    struct Rng(u64);
-    impl Rng {
-        fn next(&mut self) -> u64 {
-            self.0 ^= self.0 << 13;
-            self.0 ^= self.0 >> 7;
-            self.0 ^= self.0 << 17;
-            self.0
-        }
-        fn pick<T: Copy>(&mut self, items: &[T]) -> T {
-            items[(self.next() % items.len() as u64) as usize]
-        }
-    }
 
     #[test]
     fn two_code_point_pointers_are_not_in_the_index() {

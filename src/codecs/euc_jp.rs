@@ -9,14 +9,16 @@
 //! Decoding runs a fast path over the buffer while the decoder holds no leading byte: ASCII
 //! runs go through the `copy_ascii` kernel and whole, valid two- and three-byte characters are
 //! decoded straight from `src`. It stops at anything else (an error, a character cut by the
-//! end of the buffer, a full output), and [`EucJpDecoder::step`], the standard's handler,
+//! end of the buffer, a full output), and the standard's handler (`StateMachine::step`)
 //! takes one byte at a time until the state is back to initial.
 //!
 //! The encoder never produces JIS X 0212 (the standard's encoder has no such step).
 
-use crate::codecs::cursor::{ByteDest, Dest, Source};
+use crate::codecs::dest::Dest;
+use crate::codecs::driver::{StateMachine, Step};
 use crate::codecs::runs::{self, PairShape};
-use crate::results::{EncoderResult, Status};
+use crate::codecs::source::{ByteDest, Source};
+use crate::results::EncoderResult;
 use crate::simd::{EncodeTables, Lookup, PairTables};
 use crate::tables::jis0208::{JIS0208, JIS0208_ENC_BLOCKS, JIS0208_ENC_PAGES};
 use crate::tables::jis0212::JIS0212;
@@ -28,17 +30,6 @@ pub(crate) struct EucJpDecoder {
     euc_jp_jis0212: bool,
     /// The standard's EUC-JP leading; 0x00 when none.
     euc_jp_leading: u8,
-}
-
-/// What one byte did to the state machine.
-enum Step {
-    /// Consumed; maybe wrote a character.
-    Consumed,
-    /// The character (or the U+FFFD of the error) does not fit; nothing changed.
-    Full,
-    /// An error (the state transition is made); `consumed` says whether the byte was consumed
-    /// (false: the standard restores it). `bad` is the length of the malformed sequence.
-    Error { consumed: bool, bad: u8 },
 }
 
 /// The index code point for `leading`, `byte` in jis0208 or jis0212 (steps 5.3–5.4).
@@ -55,12 +46,6 @@ fn two_byte(leading: u8, byte: u8, jis0212: bool) -> Option<u16> {
     index.get(pointer).copied().filter(|&c| c != 0)
 }
 
-/// Room for the U+FFFD that an error writes in replacement mode.
-#[inline(always)]
-fn room_for_error<D: Dest>(dst: &D, replace: bool) -> bool {
-    !replace || dst.room_for_replacement()
-}
-
 impl EucJpDecoder {
     pub(crate) const fn new() -> Self {
         EucJpDecoder {
@@ -69,64 +54,42 @@ impl EucJpDecoder {
         }
     }
 
-    pub(crate) fn decode<D: Dest>(
-        &mut self,
-        src: &[u8],
-        dst: &mut D,
-        last: bool,
-        replace: bool,
-    ) -> (Status, usize) {
-        let mut read = 0;
-        loop {
-            if self.euc_jp_leading == 0 {
-                let (n, full) = decode_fast(src.get(read..).unwrap_or_default(), dst);
-                read += n;
-                if full {
-                    return (Status::OUTPUT_FULL, read);
-                }
-                // A full output takes no more input: a byte that only starts a character
-                // (a lead) is left for the next call, as in encoding_rs.
-                if read < src.len() && !dst.room_for_ascii() {
-                    return (Status::OUTPUT_FULL, read);
-                }
-            }
-            let Some(&byte) = src.get(read) else {
-                break;
-            };
-            match self.step(byte, dst, replace) {
-                Step::Consumed => read += 1,
-                Step::Full => return (Status::OUTPUT_FULL, read),
-                Step::Error { consumed, bad } => {
-                    if replace {
-                        dst.push('\u{FFFD}');
-                    }
-                    return (Status::malformed(bad, 0), read + usize::from(consumed));
-                }
-            }
+    /// The leading byte, and 0x8F before it when EUC-JP jis0212 is set.
+    pub(crate) fn held(&self) -> usize {
+        if self.euc_jp_leading == 0 {
+            0
+        } else {
+            1 + usize::from(self.euc_jp_jis0212)
         }
-        // 1. If byte is end-of-queue and EUC-JP leading is not 0x00, then set EUC-JP leading
-        //    to 0x00 and return error.
-        if last && self.euc_jp_leading != 0 {
-            if !room_for_error(dst, replace) {
-                return (Status::OUTPUT_FULL, read);
-            }
-            let bad = self.held() as u8;
-            self.euc_jp_leading = 0;
-            // The standard leaves EUC-JP jis0212 as it is; nothing can observe it after
-            // end-of-queue, and clearing it lets `is_initial` hold again.
-            self.euc_jp_jis0212 = false;
-            if replace {
-                dst.push('\u{FFFD}');
-            }
-            return (Status::malformed(bad, 0), read);
-        }
-        // 2. If byte is end-of-queue and EUC-JP leading is 0x00, then return finished.
-        (Status::INPUT_EMPTY, read)
     }
 
-    /// The standard's handler for one byte (not end-of-queue). On `Error` the caller writes
-    /// U+FFFD in replacement mode; room for it has been checked.
-    ///
+    pub(crate) fn is_initial(&self) -> bool {
+        self.euc_jp_leading == 0 && !self.euc_jp_jis0212
+    }
+}
+
+impl StateMachine for EucJpDecoder {
+    #[inline(always)]
+    fn between_characters(&self) -> bool {
+        self.euc_jp_leading == 0
+    }
+
+    /// ASCII runs, 0x8E half-width katakana and whole jis0208 pairs; it leaves errors,
+    /// sequences cut by the end of `src` and 0x8F (jis0212) to the step.
+    #[inline(always)]
+    fn fast_run<D: Dest>(&mut self, src: &[u8], dst: &mut D) -> (usize, bool) {
+        runs::decode_run(
+            src,
+            dst,
+            &PAIRS,
+            |_| 0,
+            |leading, byte| match (leading, byte) {
+                (0x8E, 0xA1..=0xDF) => 0xFF61 - 0xA1 + u32::from(byte),
+                _ => SHAPE.lookup(leading, byte, &JIS0208).map_or(0, u32::from),
+            },
+        )
+    }
+
     /// <https://encoding.spec.whatwg.org/#euc-jp-decoder>
     #[inline(never)]
     fn step<D: Dest>(&mut self, byte: u8, dst: &mut D, replace: bool) -> Step {
@@ -162,7 +125,7 @@ impl EucJpDecoder {
                 dst.push_bmp(code_point);
                 return Step::Consumed;
             }
-            if !room_for_error(dst, replace) {
+            if !dst.room_for_error(replace) {
                 return Step::Full;
             }
             let held = self.held() as u8;
@@ -194,7 +157,7 @@ impl EucJpDecoder {
             }
             // 8. Return error.
             _ => {
-                if !room_for_error(dst, replace) {
+                if !dst.room_for_error(replace) {
                     return Step::Full;
                 }
                 Step::Error {
@@ -205,38 +168,25 @@ impl EucJpDecoder {
         }
     }
 
-    /// The leading byte, and 0x8F before it when EUC-JP jis0212 is set.
-    pub(crate) fn held(&self) -> usize {
+    /// Steps 1–2 of <https://encoding.spec.whatwg.org/#euc-jp-decoder>.
+    #[inline(always)]
+    fn at_end<D: Dest>(&mut self, dst: &mut D, replace: bool) -> Step {
+        // 1. If byte is end-of-queue and EUC-JP leading is not 0x00, then set EUC-JP leading
+        //    to 0x00 and return error.
         if self.euc_jp_leading == 0 {
-            0
-        } else {
-            1 + usize::from(self.euc_jp_jis0212)
+            // 2. If byte is end-of-queue and EUC-JP leading is 0x00, then return finished.
+            return Step::Consumed;
         }
+        if !dst.room_for_error(replace) {
+            return Step::Full;
+        }
+        let bad = self.held() as u8;
+        self.euc_jp_leading = 0;
+        // The standard leaves EUC-JP jis0212 as it is; nothing can observe it after
+        // end-of-queue, and clearing it lets `is_initial` hold again.
+        self.euc_jp_jis0212 = false;
+        Step::Error { consumed: false, bad }
     }
-
-    pub(crate) fn is_initial(&self) -> bool {
-        self.euc_jp_leading == 0 && !self.euc_jp_jis0212
-    }
-}
-
-/// Decodes the characters at the start of `src` that are whole, valid and fit, with no
-/// leading byte held. Returns the bytes read and whether it stopped because the output is
-/// full; otherwise it stopped at the end of `src` or at a byte for [`EucJpDecoder::step`]
-/// (an error, or a sequence cut by the end of `src`).
-#[inline(always)]
-fn decode_fast<D: Dest>(src: &[u8], dst: &mut D) -> (usize, bool) {
-    // The run takes ASCII, 0x8E half-width katakana and jis0208 pairs; 0x8F (jis0212) is the
-    // step's.
-    runs::decode_run(
-        src,
-        dst,
-        &PAIRS,
-        |_| 0,
-        |leading, byte| match (leading, byte) {
-            (0x8E, 0xA1..=0xDF) => 0xFF61 - 0xA1 + u32::from(byte),
-            _ => SHAPE.lookup(leading, byte, &JIS0208).map_or(0, u32::from),
-        },
-    )
 }
 
 /// Lead and trail bytes of jis0208 pairs (step 5.4): rows of 94 for leads 0xA1–0xFE, columns
@@ -378,22 +328,12 @@ impl EucJpEncoder {
 mod tests {
     use super::EucJpDecoder;
     use crate::EUC_JP;
-    use crate::codecs::cursor::Utf8Dest;
+    use crate::codecs::dest::Utf8Dest;
+    use crate::codecs::driver;
     use crate::codecs::testing::{
-        check_decode, check_decode_thoroughly, check_encode, check_encode_thoroughly,
+        Rng, check_decode, check_decode_thoroughly, check_encode, check_encode_thoroughly,
     };
     use crate::results::Status;
-
-    /// A small deterministic generator (xorshift64) for sample inputs.
-    struct Rng(u64);
-    impl Rng {
-        fn below(&mut self, n: usize) -> usize {
-            self.0 ^= self.0 << 13;
-            self.0 ^= self.0 >> 7;
-            self.0 ^= self.0 << 17;
-            (self.0 % n as u64) as usize
-        }
-    }
 
     #[test]
     fn every_one_and_two_byte_input_equals_spec() {
@@ -504,12 +444,12 @@ mod tests {
         let mut dst = Utf8Dest::new(crate::simd::as_out(&mut buf), crate::simd::active());
         assert!(decoder.is_initial());
         assert_eq!(
-            decoder.decode(b"a\x8F\xB0", &mut dst, false, true),
+            driver::decode(&mut decoder, b"a\x8F\xB0", &mut dst, false, true),
             (Status::INPUT_EMPTY, 3)
         );
         assert_eq!((decoder.held(), decoder.is_initial()), (2, false));
         assert_eq!(
-            decoder.decode(b"", &mut dst, true, true),
+            driver::decode(&mut decoder, b"", &mut dst, true, true),
             (Status::malformed(2, 0), 0)
         );
         assert_eq!((decoder.held(), decoder.is_initial()), (0, true));

@@ -8,15 +8,17 @@
 //! Decoding runs a fast path over the buffer while the decoder holds no leading byte: ASCII
 //! runs go through the `copy_ascii` kernel and whole two-byte characters are decoded straight
 //! from `src`. It stops at anything else (an error, a character cut by the end of the buffer,
-//! a full output), and [`EucKrDecoder::step`], the standard's handler, takes one byte before
+//! a full output), and the standard's handler (`StateMachine::step`) takes one byte before
 //! the fast path resumes.
 //!
 //! Encoding copies ASCII runs with the `copy_ascii` kernel and looks up everything else in
 //! the generated index EUC-KR pointer table.
 
-use crate::codecs::cursor::{ByteDest, Dest, Source};
+use crate::codecs::dest::Dest;
+use crate::codecs::driver::{self, StateMachine, Step};
 use crate::codecs::runs::{self, PairShape};
-use crate::results::{EncoderResult, Status};
+use crate::codecs::source::{ByteDest, Source};
+use crate::results::EncoderResult;
 use crate::simd::{EncodeTables, Lookup, PairTables};
 use crate::tables::euc_kr::{EUC_KR, EUC_KR_ENC_BLOCKS, EUC_KR_ENC_PAGES};
 use crate::tables::paged;
@@ -25,17 +27,6 @@ use crate::tables::paged;
 pub(crate) struct EucKrDecoder {
     /// The standard's EUC-KR leading; 0x00 when none.
     euc_kr_leading: u8,
-}
-
-/// What one byte did to the state machine.
-enum Step {
-    /// Consumed; maybe wrote a character.
-    Consumed,
-    /// The character (or the U+FFFD of the error) does not fit; nothing changed.
-    Full,
-    /// An error (the state transition is made); `consumed` says whether the byte was consumed
-    /// (false: the standard restores it). `bad` is the length of the malformed sequence.
-    Error { consumed: bool, bad: u8 },
 }
 
 /// The code point of the two-byte sequence `leading`, `byte` (steps 3.3–3.6), if any.
@@ -51,71 +42,39 @@ fn two_byte(leading: u8, byte: u8) -> Option<u16> {
     EUC_KR.get(pointer).copied().filter(|&c| c != 0)
 }
 
-/// Room for the U+FFFD that an error writes in replacement mode.
-#[inline(always)]
-fn room_for_error<D: Dest>(dst: &D, replace: bool) -> bool {
-    !replace || dst.room_for_replacement()
-}
-
 impl EucKrDecoder {
     pub(crate) const fn new() -> Self {
         EucKrDecoder { euc_kr_leading: 0 }
     }
 
-    pub(crate) fn decode<D: Dest>(
-        &mut self,
-        src: &[u8],
-        dst: &mut D,
-        last: bool,
-        replace: bool,
-    ) -> (Status, usize) {
-        let mut read = 0;
-        loop {
-            if self.euc_kr_leading == 0 {
-                let (n, full) = decode_fast(src.get(read..).unwrap_or_default(), dst);
-                read += n;
-                if full {
-                    return (Status::OUTPUT_FULL, read);
-                }
-                // A full output takes no more input: a byte that only starts a character
-                // (a lead) is left for the next call, as in encoding_rs.
-                if read < src.len() && !dst.room_for_ascii() {
-                    return (Status::OUTPUT_FULL, read);
-                }
-            }
-            let Some(&byte) = src.get(read) else {
-                break;
-            };
-            match self.step(byte, dst, replace) {
-                Step::Consumed => read += 1,
-                Step::Full => return (Status::OUTPUT_FULL, read),
-                Step::Error { consumed, bad } => {
-                    if replace {
-                        dst.push('\u{FFFD}');
-                    }
-                    return (Status::malformed(bad, 0), read + usize::from(consumed));
-                }
-            }
-        }
-        // 1. If byte is end-of-queue and EUC-KR leading is not 0x00, then set EUC-KR leading
-        //    to 0x00 and return error.
-        if last && self.euc_kr_leading != 0 {
-            if !room_for_error(dst, replace) {
-                return (Status::OUTPUT_FULL, read);
-            }
-            self.euc_kr_leading = 0;
-            if replace {
-                dst.push('\u{FFFD}');
-            }
-            return (Status::malformed(1, 0), read);
-        }
-        // 2. If byte is end-of-queue and EUC-KR leading is 0x00, then return finished.
-        (Status::INPUT_EMPTY, read)
+    pub(crate) fn held(&self) -> usize {
+        usize::from(self.euc_kr_leading != 0)
     }
 
-    /// The standard's handler for one byte (not end-of-queue). On `Error` the caller writes
-    /// U+FFFD in replacement mode; room for it has been checked.
-    ///
+    pub(crate) fn is_initial(&self) -> bool {
+        self.euc_kr_leading == 0
+    }
+}
+
+impl StateMachine for EucKrDecoder {
+    #[inline(always)]
+    fn between_characters(&self) -> bool {
+        self.euc_kr_leading == 0
+    }
+
+    /// ASCII runs and whole two-byte characters; it leaves errors and a leading byte whose
+    /// trailing byte is not in `src` to the step.
+    #[inline(always)]
+    fn fast_run<D: Dest>(&mut self, src: &[u8], dst: &mut D) -> (usize, bool) {
+        runs::decode_run(
+            src,
+            dst,
+            &PAIRS,
+            |_| 0,
+            |leading, byte| SHAPE.lookup(leading, byte, &EUC_KR).map_or(0, u32::from),
+        )
+    }
+
     /// <https://encoding.spec.whatwg.org/#euc-kr-decoder>
     #[inline(never)]
     fn step<D: Dest>(&mut self, byte: u8, dst: &mut D, replace: bool) -> Step {
@@ -133,7 +92,7 @@ impl EucKrDecoder {
                 dst.push_bmp(code_point);
                 return Step::Consumed;
             }
-            if !room_for_error(dst, replace) {
+            if !dst.room_for_error(replace) {
                 return Step::Full;
             }
             self.euc_kr_leading = 0;
@@ -162,7 +121,7 @@ impl EucKrDecoder {
             }
             // 6. Return error.
             _ => {
-                if !room_for_error(dst, replace) {
+                if !dst.room_for_error(replace) {
                     return Step::Full;
                 }
                 Step::Error {
@@ -173,28 +132,11 @@ impl EucKrDecoder {
         }
     }
 
-    pub(crate) fn held(&self) -> usize {
-        usize::from(self.euc_kr_leading != 0)
+    /// Steps 1–2 of <https://encoding.spec.whatwg.org/#euc-kr-decoder>.
+    #[inline(always)]
+    fn at_end<D: Dest>(&mut self, dst: &mut D, replace: bool) -> Step {
+        driver::at_end_of_leading(&mut self.euc_kr_leading, dst, replace)
     }
-
-    pub(crate) fn is_initial(&self) -> bool {
-        self.euc_kr_leading == 0
-    }
-}
-
-/// Decodes the characters at the start of `src` that are whole, valid and fit, with no
-/// leading byte held. Returns the bytes read and whether it stopped because the output is
-/// full; otherwise it stopped at the end of `src` or at a byte for [`EucKrDecoder::step`]
-/// (an error, or a leading byte whose trailing byte is not in `src`).
-#[inline(always)]
-fn decode_fast<D: Dest>(src: &[u8], dst: &mut D) -> (usize, bool) {
-    runs::decode_run(
-        src,
-        dst,
-        &PAIRS,
-        |_| 0,
-        |leading, byte| SHAPE.lookup(leading, byte, &EUC_KR).map_or(0, u32::from),
-    )
 }
 
 /// Lead and trail bytes of two-byte characters (steps 3.3–3.4): rows of 190 pointers for
@@ -284,22 +226,12 @@ impl EucKrEncoder {
 mod tests {
     use super::EucKrDecoder;
     use crate::EUC_KR;
-    use crate::codecs::cursor::Utf16Dest;
+    use crate::codecs::dest::Utf16Dest;
+    use crate::codecs::driver;
     use crate::codecs::testing::{
-        check_decode, check_decode_thoroughly, check_encode, check_encode_thoroughly,
+        Rng, check_decode, check_decode_thoroughly, check_encode, check_encode_thoroughly,
     };
     use crate::results::Status;
-
-    /// A small deterministic generator (xorshift64) for sample inputs.
-    struct Rng(u64);
-    impl Rng {
-        fn below(&mut self, n: usize) -> usize {
-            self.0 ^= self.0 << 13;
-            self.0 ^= self.0 >> 7;
-            self.0 ^= self.0 << 17;
-            (self.0 % n as u64) as usize
-        }
-    }
 
     #[test]
     fn every_one_and_two_byte_input_equals_spec() {
@@ -388,12 +320,12 @@ mod tests {
         let mut dst = Utf16Dest::new(&mut buf, crate::simd::active());
         assert!(decoder.is_initial());
         assert_eq!(
-            decoder.decode(b"a\xB0", &mut dst, false, false),
+            driver::decode(&mut decoder, b"a\xB0", &mut dst, false, false),
             (Status::INPUT_EMPTY, 2)
         );
         assert_eq!((decoder.held(), decoder.is_initial()), (1, false));
         assert_eq!(
-            decoder.decode(b"", &mut dst, true, false),
+            driver::decode(&mut decoder, b"", &mut dst, true, false),
             (Status::malformed(1, 0), 0)
         );
         assert_eq!((decoder.held(), decoder.is_initial()), (0, true));

@@ -27,9 +27,11 @@
 //! Either way the count stays at most max(2, its previous maximum), and it starts at 0.
 
 use crate::codecs::Pending;
-use crate::codecs::cursor::{ByteDest, Dest, Source};
+use crate::codecs::dest::Dest;
+use crate::codecs::driver::{StateMachine, Step};
 use crate::codecs::runs::{self, PairShape};
-use crate::results::{EncoderResult, Status};
+use crate::codecs::source::{ByteDest, Source};
+use crate::results::EncoderResult;
 use crate::simd::{EncodeTables, FOUR_BYTE_POINTERS, Lookup, PairTables, four_byte_pointer, is_plain};
 use crate::tables::gb18030::{GB18030, GB18030_ENC_BLOCKS, GB18030_ENC_PAGES, GB18030_RANGES};
 use crate::tables::paged;
@@ -84,17 +86,6 @@ fn two_byte_code_point(leading: u8, byte: u8) -> Option<u16> {
     GB18030.get(pointer).copied().filter(|&u| u != 0)
 }
 
-/// What one byte did to the state machine.
-enum Step {
-    /// The byte was consumed (any output written).
-    Consumed,
-    /// No room for the output; nothing changed.
-    Full,
-    /// The standard returned error (room for U+FFFD was checked if replacing); `consumed` is
-    /// false when the byte was restored, `bad` is the malformed sequence's length.
-    Error { consumed: bool, bad: u8 },
-}
-
 /// The gb18030 decoder (also GBK's).
 #[derive(Clone, Copy)]
 pub(crate) struct Gb18030Decoder {
@@ -114,77 +105,39 @@ impl Gb18030Decoder {
         }
     }
 
-    /// Runs the state machine; see the family contract in `codecs`.
-    pub(crate) fn decode<D: Dest>(
-        &mut self,
-        src: &[u8],
-        dst: &mut D,
-        last: bool,
-        replace: bool,
-    ) -> (Status, usize) {
-        let mut read = 0;
-        loop {
-            if self.is_initial() {
-                read = decode_fast(src, read, dst);
-                // A full output takes no more input: a byte that only starts a character
-                // (a lead) is left for the next call, as in encoding_rs.
-                if read < src.len() && !dst.room_for_ascii() {
-                    return (Status::OUTPUT_FULL, read);
-                }
-            }
-            let (byte, from_pending) = match (self.pending.front(), src.get(read)) {
-                (Some(b), _) => (b, true),
-                (None, Some(&b)) => (b, false),
-                (None, None) => break,
-            };
-            match self.step(byte, dst, replace) {
-                Step::Consumed => {
-                    if from_pending {
-                        self.pending.pop_front();
-                    } else {
-                        read += 1;
-                    }
-                }
-                Step::Full => return (Status::OUTPUT_FULL, read),
-                Step::Error { consumed, bad } => {
-                    if consumed {
-                        if from_pending {
-                            self.pending.pop_front();
-                        } else {
-                            read += 1;
-                        }
-                    }
-                    if replace {
-                        dst.push('\u{FFFD}');
-                    }
-                    return (Status::malformed(bad, self.pending.len() as u8), read);
-                }
-            }
-        }
-        // 2. If byte is end-of-queue, and gb18030 first, gb18030 second, or gb18030 third is
-        //    not 0x00, then set them to 0x00 and return error. (Nothing is pending here.)
-        let held = self.held();
-        if last && held != 0 {
-            if replace && !dst.room_for_replacement() {
-                return (Status::OUTPUT_FULL, read);
-            }
-            self.gb18030_first = 0;
-            self.gb18030_second = 0;
-            self.gb18030_third = 0;
-            if replace {
-                dst.push('\u{FFFD}');
-            }
-            return (Status::malformed(held as u8, 0), read);
-        }
-        // 1. If byte is end-of-queue and gb18030 first, second and third are 0x00, finished.
-        (Status::INPUT_EMPTY, read)
+    /// Bytes held in state, pending restored bytes included.
+    pub(crate) fn held(&self) -> usize {
+        usize::from(self.gb18030_first != 0)
+            + usize::from(self.gb18030_second != 0)
+            + usize::from(self.gb18030_third != 0)
+            + self.pending.len()
+    }
+
+    /// No byte held in state and nothing pending.
+    pub(crate) fn is_initial(&self) -> bool {
+        self.gb18030_first == 0
+            && self.gb18030_second == 0
+            && self.gb18030_third == 0
+            && self.pending.is_empty()
+    }
+}
+
+impl StateMachine for Gb18030Decoder {
+    #[inline(always)]
+    fn between_characters(&self) -> bool {
+        self.gb18030_first == 0 && self.gb18030_second == 0 && self.gb18030_third == 0
+    }
+
+    #[inline(always)]
+    fn fast_run<D: Dest>(&mut self, src: &[u8], dst: &mut D) -> (usize, bool) {
+        (decode_fast(src, dst), false)
     }
 
     /// <https://encoding.spec.whatwg.org/#gb18030-decoder>, steps 3–9, for one byte (not
     /// end-of-queue). Checks room before changing anything.
     #[inline]
     fn step<D: Dest>(&mut self, byte: u8, dst: &mut D, replace: bool) -> Step {
-        let error_fits = !replace || dst.room_for_replacement();
+        let error_fits = dst.room_for_error(replace);
         // 3. If gb18030 third is not 0x00:
         if self.gb18030_third != 0 {
             // 3.1. If byte is not in the range 0x30 to 0x39, inclusive: restore « gb18030
@@ -322,29 +275,43 @@ impl Gb18030Decoder {
         }
     }
 
-    /// Bytes held in state, pending restored bytes included.
-    pub(crate) fn held(&self) -> usize {
-        usize::from(self.gb18030_first != 0)
-            + usize::from(self.gb18030_second != 0)
-            + usize::from(self.gb18030_third != 0)
-            + self.pending.len()
+    /// Steps 1–2 of <https://encoding.spec.whatwg.org/#gb18030-decoder> (nothing is pending
+    /// at end-of-queue).
+    #[inline(always)]
+    fn at_end<D: Dest>(&mut self, dst: &mut D, replace: bool) -> Step {
+        // 2. If byte is end-of-queue, and gb18030 first, gb18030 second, or gb18030 third is
+        //    not 0x00, then set them to 0x00 and return error.
+        let held = self.held();
+        if held == 0 {
+            // 1. If byte is end-of-queue and gb18030 first, second and third are 0x00, then
+            //    return finished.
+            return Step::Consumed;
+        }
+        if !dst.room_for_error(replace) {
+            return Step::Full;
+        }
+        self.gb18030_first = 0;
+        self.gb18030_second = 0;
+        self.gb18030_third = 0;
+        Step::Error {
+            consumed: false,
+            bad: held as u8,
+        }
     }
 
-    /// No byte held in state and nothing pending.
-    pub(crate) fn is_initial(&self) -> bool {
-        self.gb18030_first == 0
-            && self.gb18030_second == 0
-            && self.gb18030_third == 0
-            && self.pending.is_empty()
+    #[inline(always)]
+    fn pending(&mut self) -> Option<&mut Pending> {
+        Some(&mut self.pending)
     }
 }
 
-/// The fast path, from the initial state at `src[read..]`: decodes ASCII runs (through the
-/// kernel) and whole valid sequences, and returns where it stopped, in the initial state.
+/// The fast path, from the initial state: decodes ASCII runs (through the kernel) and whole
+/// valid sequences at the start of `src`, and returns where it stopped, in the initial state.
 /// Everything it does not handle (errors, sequences cut by the end of `src`, output full)
 /// is left to [`Gb18030Decoder::step`].
 #[inline(always)]
-fn decode_fast<D: Dest>(src: &[u8], mut read: usize, dst: &mut D) -> usize {
+fn decode_fast<D: Dest>(src: &[u8], dst: &mut D) -> usize {
+    let mut read = 0;
     'ascii: loop {
         // The run takes ASCII, 0x80 and two-byte characters; four-byte ones are below.
         read += runs::decode_run(
@@ -414,9 +381,8 @@ fn decode_fast<D: Dest>(src: &[u8], mut read: usize, dst: &mut D) -> usize {
             // Back to the run, unless a four-byte sequence is next, where the run would stop
             // at once at the levels without vector pair kernels (the vector ones take them,
             // and the run does not stop there): the Chinese Wikipedia page's names in
-            // Arabic, Hindi or Georgian are four-byte sequences and spaces (when no kernel
-            // took them, 478 of its 606 kernel calls read nothing; 4.57 -> 5.06 GB/s into
-            // UTF-8 without them, ad-hoc loop, AVX-512, 2026-11-24).
+            // Arabic, Hindi or Georgian are four-byte sequences and spaces, where most
+            // kernel calls would read nothing.
             let four_next = src.get(read).is_some_and(|&b| b >= 0x81)
                 && src.get(read + 1).is_some_and(|b| (0x30..=0x39).contains(b));
             if !four_next {
@@ -630,9 +596,10 @@ impl Gb18030Encoder {
 #[cfg(test)]
 mod tests {
     use super::{Gb18030Decoder, index_gb18030_ranges_code_point};
-    use crate::codecs::cursor::Utf8Dest;
+    use crate::codecs::dest::Utf8Dest;
+    use crate::codecs::driver;
     use crate::codecs::testing::{
-        check_decode, check_decode_thoroughly, check_encode, check_encode_thoroughly,
+        Rng, check_decode, check_decode_thoroughly, check_encode, check_encode_thoroughly,
     };
     use crate::results::Status;
     use crate::{GB18030, GBK};
@@ -645,20 +612,6 @@ mod tests {
             (pointer % 1260 / 10 + 0x81) as u8,
             (pointer % 10 + 0x30) as u8,
         ]
-    }
-
-    /// A small deterministic generator (xorshift) for sample inputs.
-    struct Rng(u64);
-    impl Rng {
-        fn next(&mut self) -> u64 {
-            self.0 ^= self.0 << 13;
-            self.0 ^= self.0 >> 7;
-            self.0 ^= self.0 << 17;
-            self.0
-        }
-        fn pick<T: Copy>(&mut self, items: &[T]) -> T {
-            items[(self.next() % items.len() as u64) as usize]
-        }
     }
 
     #[test]
@@ -808,18 +761,18 @@ mod tests {
         let mut decoder = Gb18030Decoder::new();
         let mut dst = Utf8Dest::new(crate::simd::as_out(&mut buf), kernels);
         assert_eq!(
-            decoder.decode(b"\x81\x30\x81", &mut dst, false, false),
+            driver::decode(&mut decoder, b"\x81\x30\x81", &mut dst, false, false),
             (Status::INPUT_EMPTY, 3)
         );
         assert_eq!((decoder.held(), decoder.is_initial()), (3, false));
         // A bad fourth byte: « second, third, byte » restored; the byte is not consumed.
         assert_eq!(
-            decoder.decode(b"A", &mut dst, false, false),
+            driver::decode(&mut decoder, b"A", &mut dst, false, false),
             (Status::malformed(1, 2), 0)
         );
         assert_eq!(decoder.held(), 2);
         assert_eq!(
-            decoder.decode(b"\xFF", &mut dst, true, false),
+            driver::decode(&mut decoder, b"\xFF", &mut dst, true, false),
             (Status::malformed(2, 0), 1)
         );
         assert!(decoder.is_initial());
@@ -834,7 +787,7 @@ mod tests {
                 let mut dst = Utf8Dest::new(crate::simd::as_out(&mut buf), kernels);
                 let mut rest: &[u8] = &byte;
                 loop {
-                    let (result, read) = decoder.decode(rest, &mut dst, n == 15, true);
+                    let (result, read) = driver::decode(&mut decoder, rest, &mut dst, n == 15, true);
                     assert!(decoder.pending.len() <= 2, "{:?}", decoder.pending);
                     rest = &rest[read..];
                     if result == Status::INPUT_EMPTY {

@@ -20,7 +20,7 @@
 //!
 //! Fast paths (encoder), each stopping where the standard's handler
 //! ([`Iso2022JpEncoder::step`]) has to decide, one code point at a time:
-//! - Where `units_to_bytes` is a vector kernel: text that alternates between ASCII and code
+//! - Where `utf16_to_legacy` is a vector kernel: text that alternates between ASCII and code
 //!   points with a jis0208 pointer (Japanese text) is staged as UTF-16 units
 //!   (`Source::with_utf16`) and encoded by the kernel with this encoding's bytes (EUC-JP's
 //!   two-byte encoding less 0x80 in each byte; ASCII as itself), then copied out run by run
@@ -35,9 +35,12 @@
 //!   sequence first in jis0208 state).
 
 use crate::codecs::Pending;
-use crate::codecs::cursor::{self, ByteDest, Dest, Source};
+use crate::codecs::dest::Dest;
+use crate::codecs::driver::{StateMachine, Step};
+use crate::codecs::encode_runs;
+use crate::codecs::source::{ByteDest, Source};
 use crate::codecs::{euc_jp, runs};
-use crate::results::{EncoderResult, Status};
+use crate::results::EncoderResult;
 use crate::simd::{EncodeTables, Lookup};
 use crate::tables::iso_2022_jp_katakana::ISO_2022_JP_KATAKANA;
 use crate::tables::jis0208::{JIS0208, JIS0208_ENC_BLOCKS, JIS0208_ENC_PAGES};
@@ -66,23 +69,6 @@ pub(crate) struct Iso2022JpDecoder {
     pending: Pending,
 }
 
-/// What one byte did to the state machine.
-enum Step {
-    /// Consumed; maybe wrote a character.
-    Consumed,
-    /// The character (or the U+FFFD of the error) does not fit; nothing changed.
-    Full,
-    /// An error (the state transition is made); `consumed` says whether the byte was consumed
-    /// (false: the standard restores it). `bad` is the length of the malformed sequence.
-    Error { consumed: bool, bad: u8 },
-}
-
-/// Room for the U+FFFD that an error writes in replacement mode.
-#[inline(always)]
-fn room_for_error<D: Dest>(dst: &D, replace: bool) -> bool {
-    !replace || dst.room_for_replacement()
-}
-
 /// The index code point for the jis0208 pair `leading`, `byte` (both 0x21–0x7E).
 #[inline(always)]
 fn jis0208(leading: u8, byte: u8) -> Option<u16> {
@@ -107,110 +93,73 @@ impl Iso2022JpDecoder {
         }
     }
 
-    pub(crate) fn decode<D: Dest>(
-        &mut self,
-        src: &[u8],
-        dst: &mut D,
-        last: bool,
-        replace: bool,
-    ) -> (Status, usize) {
-        let mut read = 0;
-        loop {
-            let (byte, from_pending) = match self.pending.front() {
-                Some(byte) => (byte, true),
-                None => {
-                    let (n, full) = self.decode_fast(src.get(read..).unwrap_or_default(), dst);
-                    read += n;
-                    if full {
-                        return (Status::OUTPUT_FULL, read);
-                    }
-                    // A full output takes no more input (a lead, an escape sequence: bytes
-                    // that write nothing yet), as in encoding_rs; mid-sequence states go on.
-                    if read < src.len()
-                        && !dst.room_for_ascii()
-                        && matches!(
-                            self.iso_2022_jp_decoder_state,
-                            State::Ascii | State::Roman | State::Katakana | State::LeadingByte
-                        )
-                    {
-                        return (Status::OUTPUT_FULL, read);
-                    }
-                    match src.get(read) {
-                        Some(&byte) => (byte, false),
-                        None => break,
-                    }
-                }
-            };
-            match self.step(byte, dst, replace) {
-                Step::Consumed => {
-                    if from_pending {
-                        self.pending.pop_front();
-                    } else {
-                        read += 1;
-                    }
-                }
-                Step::Full => return (Status::OUTPUT_FULL, read),
-                Step::Error { consumed, bad } => {
-                    if consumed {
-                        if from_pending {
-                            self.pending.pop_front();
-                        } else {
-                            read += 1;
-                        }
-                    }
-                    if replace {
-                        dst.push('\u{FFFD}');
-                    }
-                    return (Status::malformed(bad, self.pending.len() as u8), read);
-                }
-            }
-        }
-        if !last {
-            return (Status::INPUT_EMPTY, read);
-        }
-        // byte is end-of-queue.
-        match self.iso_2022_jp_decoder_state {
-            // Trailing byte, end-of-queue: set the ISO-2022-JP decoder state to leading byte
-            // and return error.
-            State::TrailingByte => {
-                if !room_for_error(dst, replace) {
-                    return (Status::OUTPUT_FULL, read);
-                }
-                self.iso_2022_jp_decoder_state = State::LeadingByte;
-            }
-            // Escape start: 2. (byte is end-of-queue: nothing to restore.) 3. Set ISO-2022-JP
-            // output to false, ISO-2022-JP decoder state to ISO-2022-JP decoder output state,
-            // and return error.
-            State::EscapeStart => {
-                if !room_for_error(dst, replace) {
-                    return (Status::OUTPUT_FULL, read);
+    /// The end of a step in ASCII, Roman, katakana or leading-byte state that sets
+    /// ISO-2022-JP output to false and returns `code_point`, or error if it is `None`.
+    #[inline(always)]
+    fn output_or_error<D: Dest>(&mut self, dst: &mut D, replace: bool, code_point: Option<u16>) -> Step {
+        match code_point {
+            Some(code_point) => {
+                if !dst.room_for_bmp(code_point) {
+                    return Step::Full;
                 }
                 self.iso_2022_jp_output = false;
-                self.iso_2022_jp_decoder_state = self.iso_2022_jp_decoder_output_state;
+                dst.push_bmp(code_point);
+                Step::Consumed
             }
-            // Escape: 1. Let leading be ISO-2022-JP leading and set it to 0x00. 8. If byte is
-            // end-of-queue, then restore leading to ioQueue. 9. Set ISO-2022-JP output to
-            // false, ISO-2022-JP decoder state to ISO-2022-JP decoder output state and return
-            // error.
-            State::Escape => {
-                if !room_for_error(dst, replace) {
-                    return (Status::OUTPUT_FULL, read);
+            None => {
+                if !dst.room_for_error(replace) {
+                    return Step::Full;
                 }
-                let leading = self.iso_2022_jp_leading;
-                self.iso_2022_jp_leading = 0;
-                self.pending.restore(&[leading]);
                 self.iso_2022_jp_output = false;
-                self.iso_2022_jp_decoder_state = self.iso_2022_jp_decoder_output_state;
-            }
-            // ASCII, Roman, katakana, leading byte: return finished.
-            State::Ascii | State::Roman | State::Katakana | State::LeadingByte => {
-                return (Status::INPUT_EMPTY, read);
+                Step::Error {
+                    consumed: true,
+                    bad: 1,
+                }
             }
         }
-        if replace {
-            dst.push('\u{FFFD}');
+    }
+
+    /// Escape-sequence bytes held in state, plus pending restored bytes.
+    pub(crate) fn held(&self) -> usize {
+        let in_state = match self.iso_2022_jp_decoder_state {
+            State::TrailingByte | State::EscapeStart => 1,
+            State::Escape => 2,
+            State::Ascii | State::Roman | State::Katakana | State::LeadingByte => 0,
+        };
+        in_state + self.pending.len()
+    }
+
+    pub(crate) fn is_initial(&self) -> bool {
+        self.iso_2022_jp_decoder_state == State::Ascii && self.pending.is_empty()
+    }
+
+    /// Bytes at the start of `bytes` that decode to the same-numbered code point in the
+    /// current state (ASCII state: bytes below 0x80 other than 0x0E, 0x0F, 0x1B).
+    pub(crate) fn latin1_byte_compatible_up_to(&self, bytes: &[u8]) -> usize {
+        if !self.pending.is_empty() {
+            return 0;
         }
-        (Status::malformed(1, self.pending.len() as u8), read)
+        let roman = match self.iso_2022_jp_decoder_state {
+            State::Ascii => false,
+            State::Roman => true,
+            _ => return 0,
+        };
+        bytes
+            .iter()
+            .position(|&b| !is_self(b, roman))
+            .unwrap_or(bytes.len())
+    }
+}
+
+impl StateMachine for Iso2022JpDecoder {
+    /// In ASCII, Roman, katakana and leading-byte state (the output states): where a byte
+    /// read now starts a character or an escape sequence.
+    #[inline(always)]
+    fn between_characters(&self) -> bool {
+        matches!(
+            self.iso_2022_jp_decoder_state,
+            State::Ascii | State::Roman | State::Katakana | State::LeadingByte
+        )
     }
 
     /// Decodes what the current state can decode without the standard's handler: in ASCII
@@ -218,7 +167,7 @@ impl Iso2022JpDecoder {
     /// pairs; then a whole valid escape sequence that is not an error, and again. Returns the
     /// bytes read and whether the output is full.
     #[inline(always)]
-    fn decode_fast<D: Dest>(&mut self, src: &[u8], dst: &mut D) -> (usize, bool) {
+    fn fast_run<D: Dest>(&mut self, src: &[u8], dst: &mut D) -> (usize, bool) {
         let mut read = 0;
         loop {
             let rest = src.get(read..).unwrap_or_default();
@@ -264,9 +213,6 @@ impl Iso2022JpDecoder {
         }
     }
 
-    /// The standard's handler for one byte (not end-of-queue). On `Error` the caller writes
-    /// U+FFFD in replacement mode; room for it has been checked.
-    ///
     /// <https://encoding.spec.whatwg.org/#iso-2022-jp-decoder>
     #[inline(never)]
     fn step<D: Dest>(&mut self, byte: u8, dst: &mut D, replace: bool) -> Step {
@@ -326,7 +272,7 @@ impl Iso2022JpDecoder {
                         return Step::Consumed;
                     }
                 }
-                if !room_for_error(dst, replace) {
+                if !dst.room_for_error(replace) {
                     return Step::Full;
                 }
                 // 0x1B: Set ISO-2022-JP decoder state to escape start and return error.
@@ -351,7 +297,7 @@ impl Iso2022JpDecoder {
                     self.iso_2022_jp_decoder_state = State::Escape;
                     return Step::Consumed;
                 }
-                if !room_for_error(dst, replace) {
+                if !dst.room_for_error(replace) {
                     return Step::Full;
                 }
                 // 2. If byte is not end-of-queue, then restore byte to ioQueue.
@@ -379,7 +325,7 @@ impl Iso2022JpDecoder {
                 if let Some(state) = state {
                     // 4. Return continue, if output is false, and error otherwise.
                     let output = self.iso_2022_jp_output;
-                    if output && !room_for_error(dst, replace) {
+                    if output && !dst.room_for_error(replace) {
                         return Step::Full;
                     }
                     // 1. (and set ISO-2022-JP leading to 0x00.)
@@ -399,7 +345,7 @@ impl Iso2022JpDecoder {
                         Step::Consumed
                     };
                 }
-                if !room_for_error(dst, replace) {
+                if !dst.room_for_error(replace) {
                     return Step::Full;
                 }
                 self.iso_2022_jp_leading = 0;
@@ -418,61 +364,49 @@ impl Iso2022JpDecoder {
         }
     }
 
-    /// The end of a step in ASCII, Roman, katakana or leading-byte state that sets
-    /// ISO-2022-JP output to false and returns `code_point`, or error if it is `None`.
+    /// <https://encoding.spec.whatwg.org/#iso-2022-jp-decoder>, where byte is end-of-queue.
     #[inline(always)]
-    fn output_or_error<D: Dest>(&mut self, dst: &mut D, replace: bool, code_point: Option<u16>) -> Step {
-        match code_point {
-            Some(code_point) => {
-                if !dst.room_for_bmp(code_point) {
-                    return Step::Full;
-                }
+    fn at_end<D: Dest>(&mut self, dst: &mut D, replace: bool) -> Step {
+        if self.between_characters() {
+            // ASCII, Roman, katakana, leading byte: return finished.
+            return Step::Consumed;
+        }
+        if !dst.room_for_error(replace) {
+            return Step::Full;
+        }
+        match self.iso_2022_jp_decoder_state {
+            // Trailing byte, end-of-queue: set the ISO-2022-JP decoder state to leading byte
+            // and return error.
+            State::TrailingByte => self.iso_2022_jp_decoder_state = State::LeadingByte,
+            // Escape start: 2. (byte is end-of-queue: nothing to restore.) 3. Set ISO-2022-JP
+            // output to false, ISO-2022-JP decoder state to ISO-2022-JP decoder output state,
+            // and return error.
+            State::EscapeStart => {
                 self.iso_2022_jp_output = false;
-                dst.push_bmp(code_point);
-                Step::Consumed
+                self.iso_2022_jp_decoder_state = self.iso_2022_jp_decoder_output_state;
             }
-            None => {
-                if !room_for_error(dst, replace) {
-                    return Step::Full;
-                }
+            // Escape: 1. Let leading be ISO-2022-JP leading and set it to 0x00. 8. If byte is
+            // end-of-queue, then restore leading to ioQueue. 9. Set ISO-2022-JP output to
+            // false, ISO-2022-JP decoder state to ISO-2022-JP decoder output state and return
+            // error.
+            State::Escape => {
+                let leading = self.iso_2022_jp_leading;
+                self.iso_2022_jp_leading = 0;
+                self.pending.restore(&[leading]);
                 self.iso_2022_jp_output = false;
-                Step::Error {
-                    consumed: true,
-                    bad: 1,
-                }
+                self.iso_2022_jp_decoder_state = self.iso_2022_jp_decoder_output_state;
             }
+            State::Ascii | State::Roman | State::Katakana | State::LeadingByte => {}
+        }
+        Step::Error {
+            consumed: false,
+            bad: 1,
         }
     }
 
-    /// Escape-sequence bytes held in state, plus pending restored bytes.
-    pub(crate) fn held(&self) -> usize {
-        let in_state = match self.iso_2022_jp_decoder_state {
-            State::TrailingByte | State::EscapeStart => 1,
-            State::Escape => 2,
-            State::Ascii | State::Roman | State::Katakana | State::LeadingByte => 0,
-        };
-        in_state + self.pending.len()
-    }
-
-    pub(crate) fn is_initial(&self) -> bool {
-        self.iso_2022_jp_decoder_state == State::Ascii && self.pending.is_empty()
-    }
-
-    /// Bytes at the start of `bytes` that decode to the same-numbered code point in the
-    /// current state (ASCII state: bytes below 0x80 other than 0x0E, 0x0F, 0x1B).
-    pub(crate) fn latin1_byte_compatible_up_to(&self, bytes: &[u8]) -> usize {
-        if !self.pending.is_empty() {
-            return 0;
-        }
-        let roman = match self.iso_2022_jp_decoder_state {
-            State::Ascii => false,
-            State::Roman => true,
-            _ => return 0,
-        };
-        bytes
-            .iter()
-            .position(|&b| !is_self(b, roman))
-            .unwrap_or(bytes.len())
+    #[inline(always)]
+    fn pending(&mut self) -> Option<&mut Pending> {
+        Some(&mut self.pending)
     }
 }
 
@@ -593,7 +527,7 @@ const ROMAN_SELF: u128 = ASCII_SELF & !(1 << 0x5C | 1 << 0x7E);
 static ENC_BYTES: [u16; JIS0208_ENC_BLOCKS.len()] =
     runs::pointer_bytes(&JIS0208_ENC_BLOCKS, runs::PointerBytes::Iso2022Jp);
 
-/// The lookup of [`Iso2022JpEncoder::encode_switching`] for the `units_to_bytes` kernel:
+/// The lookup of [`Iso2022JpEncoder::encode_switching`] for the `utf16_to_legacy` kernel:
 /// `ENC_BYTES` less the code points that steps 7–9 treat first (the state machine's, or
 /// [`jis0208_bytes`]'s in jis0208 state).
 static ENC_TABLES: EncodeTables = EncodeTables {
@@ -690,7 +624,7 @@ impl Iso2022JpEncoder {
 
     /// In ASCII or jis0208 state, encodes what steps 4, 6, 12 and 13–15 write for ASCII code
     /// points and code points with a jis0208 pointer, switching between the two states as
-    /// they alternate, in stages of UTF-16 units: the `units_to_bytes` kernel, with this
+    /// they alternate, in stages of UTF-16 units: the `utf16_to_legacy` kernel, with this
     /// encoding's `ENC_TABLES`, writes ASCII units as themselves (one byte) and the others as
     /// their pairs (two), exactly what the two states write for them, into a scratch buffer;
     /// the runs of each are then copied out with an escape sequence where the kind changes.
@@ -701,9 +635,8 @@ impl Iso2022JpEncoder {
     fn encode_switching<S: Source>(&mut self, src: &mut S, dst: &mut ByteDest<'_>) {
         const STAGE: usize = 256;
         if !src.kernels().tuning().call_legacy_encode {
-            // The scalar `units_to_bytes` (a lookup with the `declined` ranges for each unit)
-            // measured slower than the runs of each state (ISO-2022-JP encode of `ja.txt`,
-            // ad-hoc timing loop, 2026-11-24: AVX2 540 -> 360 MB/s, scalar 860 -> 370).
+            // The scalar `utf16_to_legacy` (a lookup with the `declined` ranges for each unit)
+            // measured slower than the runs of each state.
             return;
         }
         loop {
@@ -742,7 +675,7 @@ impl Iso2022JpEncoder {
                             break;
                         }
                     } else {
-                        j += cursor::non_ascii_prefix(&units[j..]);
+                        j += encode_runs::non_ascii_prefix(&units[j..]);
                     }
                     if is_ascii == jis {
                         // 6. An ASCII code point in jis0208 state: switch to ASCII (0x1B 0x28
@@ -893,22 +826,12 @@ impl Iso2022JpEncoder {
 mod tests {
     use super::Iso2022JpDecoder;
     use crate::ISO_2022_JP;
-    use crate::codecs::cursor::{Dest, Utf8Dest};
+    use crate::codecs::dest::{Dest, Utf8Dest};
+    use crate::codecs::driver;
     use crate::codecs::testing::{
-        check_decode, check_decode_thoroughly, check_encode, check_encode_thoroughly,
+        Rng, check_decode, check_decode_thoroughly, check_encode, check_encode_thoroughly,
     };
     use crate::results::Status;
-
-    /// A small deterministic generator (xorshift64) for sample inputs.
-    struct Rng(u64);
-    impl Rng {
-        fn below(&mut self, n: usize) -> usize {
-            self.0 ^= self.0 << 13;
-            self.0 ^= self.0 >> 7;
-            self.0 ^= self.0 << 17;
-            (self.0 % n as u64) as usize
-        }
-    }
 
     /// Prefixes leaving the decoder in each state, with ISO-2022-JP output set and not set.
     const PREFIXES: &[&[u8]] = &[
@@ -1273,18 +1196,18 @@ mod tests {
         assert_eq!(decoder.latin1_byte_compatible_up_to(b"ab\x1B"), 2);
         assert_eq!(decoder.latin1_byte_compatible_up_to(b"a\\~\x80"), 3);
         assert_eq!(
-            decoder.decode(b"a\x1B$", &mut dst, false, false),
+            driver::decode(&mut decoder, b"a\x1B$", &mut dst, false, false),
             (Status::INPUT_EMPTY, 3)
         );
         assert_eq!((decoder.held(), decoder.is_initial()), (2, false));
         // ESC $ then end-of-queue: error, and `$` restored.
         assert_eq!(
-            decoder.decode(b"", &mut dst, true, false),
+            driver::decode(&mut decoder, b"", &mut dst, true, false),
             (Status::malformed(1, 1), 0)
         );
         assert_eq!((decoder.held(), decoder.is_initial()), (1, false));
         assert_eq!(
-            decoder.decode(b"", &mut dst, true, false),
+            driver::decode(&mut decoder, b"", &mut dst, true, false),
             (Status::INPUT_EMPTY, 0)
         );
         assert!(decoder.is_initial());

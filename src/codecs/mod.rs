@@ -3,11 +3,15 @@
 //! Depends on `simd` (kernels) and `tables` (generated data); never on `spec` outside tests.
 //!
 //! # The family contract
-//! Each family module has a decoder type and, where the standard has one, an encoder type:
+//! Each family module has a decoder type and, where the standard has one, an encoder type.
+//! A decoder that holds state between bytes implements [`driver::StateMachine`] (its fast
+//! run, one step of the standard, its end-of-queue step) and is run by [`driver::decode`];
+//! the stateless ones (single-byte, x-user-defined, replacement) have a `decode` of their own
+//! with the same signature:
 //!
 //! ```text
-//! XDecoder::decode<D: Dest>(&mut self, src: &[u8], dst: &mut D, last: bool, replace: bool)
-//!     -> (Status, usize /* bytes read from src */)
+//! driver::decode<M: StateMachine, D: Dest>(&mut M, src: &[u8], dst: &mut D, last: bool,
+//!     replace: bool) -> (Status, usize /* bytes read from src */)
 //! XDecoder::held(&self) -> usize          // bytes held in state (for the max_* bounds)
 //! XEncoder::encode<S: Source>(&mut self, src: &mut S, dst: &mut ByteDest<'_>, last: bool)
 //!     -> EncoderResult
@@ -34,9 +38,15 @@
 //!   input exhausted it writes what the standard's end-of-queue step writes (ISO-2022-JP's
 //!   `ESC ( B`), if there is room, else `OutputFull`.
 
-pub(crate) mod cursor;
+pub(crate) mod dest;
+pub(crate) mod driver;
+mod encode_runs;
+pub(crate) mod source;
+#[allow(unsafe_code)]
+pub(crate) mod str_bytes;
 #[cfg(test)]
 pub(crate) mod testing;
+pub(crate) mod tuning;
 
 mod big5;
 mod euc_jp;
@@ -57,7 +67,8 @@ pub(crate) use x_user_defined::TABLE as X_USER_DEFINED_TABLE;
 
 use crate::encoding::{Encoding, Kind};
 use crate::results::{EncoderResult, Status};
-use cursor::{ByteDest, Dest, Source};
+use dest::Dest;
+use source::{ByteDest, Source};
 
 /// Bytes that the standard restores to the input queue but that no longer are in `src`
 /// (they were held in decoder state). Drained, in order, before `src` is read again.
@@ -158,11 +169,8 @@ impl VariantDecoder {
     }
 
     /// Runs the family's state machine; see the module docs. Inlined into each of the
-    /// decoder's entry points (the dispatch's jump was as costly as a 16-byte UTF-8 kernel
-    /// call): 16-byte inputs UTF-8 -> UTF-8 954 -> 1006 MB/s, windows-1251 578 -> 608,
-    /// Shift_JIS 517 -> 533; 64-byte UTF-8 3278 -> 3568 (`simdenc bench --filter small
-    /// --level avx512 --batches 5`, 3 alternating rounds, best, 2026-11-24). The encoders'
-    /// `encode` inlined as well made 64-byte UTF-16 -> windows-1251 1.7 times slower.
+    /// decoder's entry points: the dispatch's jump was as costly as a 16-byte UTF-8 kernel
+    /// call (the encoders' `encode`, inlined as well, was slower).
     #[inline(always)]
     pub(crate) fn decode<D: Dest>(
         &mut self,
@@ -172,16 +180,16 @@ impl VariantDecoder {
         replace: bool,
     ) -> (Status, usize) {
         match self {
-            VariantDecoder::Utf8(d) => d.decode(src, dst, last, replace),
-            VariantDecoder::Utf16(d) => d.decode(src, dst, last, replace),
+            VariantDecoder::Utf8(d) => driver::decode(d, src, dst, last, replace),
+            VariantDecoder::Utf16(d) => driver::decode(d, src, dst, last, replace),
             VariantDecoder::SingleByte(d) => d.decode(src, dst, last, replace),
             VariantDecoder::XUserDefined(d) => d.decode(src, dst, last, replace),
-            VariantDecoder::Gb18030(d) => d.decode(src, dst, last, replace),
-            VariantDecoder::Big5(d) => d.decode(src, dst, last, replace),
-            VariantDecoder::EucJp(d) => d.decode(src, dst, last, replace),
-            VariantDecoder::Iso2022Jp(d) => d.decode(src, dst, last, replace),
-            VariantDecoder::ShiftJis(d) => d.decode(src, dst, last, replace),
-            VariantDecoder::EucKr(d) => d.decode(src, dst, last, replace),
+            VariantDecoder::Gb18030(d) => driver::decode(d, src, dst, last, replace),
+            VariantDecoder::Big5(d) => driver::decode(d, src, dst, last, replace),
+            VariantDecoder::EucJp(d) => driver::decode(d, src, dst, last, replace),
+            VariantDecoder::Iso2022Jp(d) => driver::decode(d, src, dst, last, replace),
+            VariantDecoder::ShiftJis(d) => driver::decode(d, src, dst, last, replace),
+            VariantDecoder::EucKr(d) => driver::decode(d, src, dst, last, replace),
             VariantDecoder::Replacement(d) => d.decode(src, dst, last, replace),
         }
     }
@@ -426,7 +434,7 @@ pub(crate) fn pair_tables() -> [(&'static crate::Encoding, &'static crate::simd:
     ]
 }
 
-/// The CJK encoders' tables for the `units_to_bytes` kernels, with each encoding.
+/// The CJK encoders' tables for the `utf16_to_legacy` kernels, with each encoding.
 #[cfg(any(test, feature = "internals"))]
 pub(crate) fn encode_tables() -> [(&'static crate::Encoding, &'static crate::simd::EncodeTables); 6] {
     [

@@ -4,7 +4,7 @@
 //! handler returns finished, so nothing after the first byte is ever decoded; here the rest
 //! of the input is consumed and produces no output.
 
-use crate::codecs::cursor::Dest;
+use crate::codecs::dest::Dest;
 use crate::results::Status;
 
 #[derive(Clone, Copy)]

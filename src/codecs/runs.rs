@@ -1,6 +1,6 @@
 //! The hot loops shared by the legacy multi-byte and single-byte codecs: a decode run over
 //! one- and two-byte characters here, and an encode run over characters that map to one or
-//! two bytes (`Source::encode_run`, a loop per input form in `cursor`). Each family supplies its mapping as closures (inlined, so every family gets its own
+//! two bytes (`Source::encode_run`, a loop per input form in `encode_runs`). Each family supplies its mapping as closures (inlined, so every family gets its own
 //! loop) built from direct lookup tables; everything the closures decline — errors,
 //! characters cut by the end of the buffer, the rare special cases — is left to the family's
 //! state machine, which is the standard's algorithm. A run only ever consumes whole
@@ -12,7 +12,7 @@
 
 use core::mem::MaybeUninit;
 
-use crate::codecs::cursor::Dest;
+use crate::codecs::dest::Dest;
 use crate::simd::OutBytes;
 use crate::simd::scalar_put_utf8 as put_utf8;
 use crate::simd::{Lookup, PairTables};
@@ -102,9 +102,7 @@ impl PairShape {
 
     /// `index[pointer]` for the pointer of `lead`, `trail`: `None` if either is out of range
     /// or the pointer is past the end of `index` (which is shorter than `NO_LEAD`). One
-    /// bounds check for all three, where a check of each took three: 16-byte Shift_JIS inputs
-    /// to UTF-8 464 -> 517 MB/s, 1.01 -> 1.10 times encoding_rs (`simdenc bench --filter
-    /// small --level avx512 --batches 5`, 3 alternating rounds, best, 2026-11-24).
+    /// bounds check for all three, where a check of each took three (short inputs feel it).
     #[inline(always)]
     pub(crate) fn lookup<T: Copy>(&self, lead: u8, trail: u8, index: &[T]) -> Option<T> {
         debug_assert!(index.len() <= usize::from(NO_LEAD));
@@ -149,8 +147,7 @@ pub(crate) fn decode_run<D: Dest>(
     loop {
         if src.get(read).is_some_and(|&b| b < 0x80) {
             // An ASCII run: the kernel. Not called at a non-ASCII byte, where CJK text mostly
-            // is (16-byte Shift_JIS inputs 0.71 -> 0.79 times encoding_rs, `simdenc bench
-            // --filter small16 --level avx512`, 2026-11-23).
+            // is (a call that reads nothing costs short inputs most).
             read += dst.copy_ascii(src.get(read..).unwrap_or_default());
         }
         if let Some(&byte) = src.get(read)
@@ -160,16 +157,14 @@ pub(crate) fn decode_run<D: Dest>(
             && !(pairs.four_byte.is_some() && dst.vector_pairs() && four_byte_at(pairs, src, read))
         {
             // A character the run does not take (errors; gb18030's four-byte sequences
-            // unless the vector kernels do): the kernels would stop at once (the same page,
-            // 5.06 -> 5.12 GB/s).
+            // unless the vector kernels do): the kernels would stop at once.
             return (read, false);
         }
         read += dst.legacy_run(src.get(read..).unwrap_or_default(), pairs, &single, &pair);
         // One character the fast loops left (at the edges of the input or the output, an
         // astral scalar value into UTF-8, or one this loop does not take either), then back
         // to them. Calling them again at once would stop at the same character (gb18030's
-        // Chinese Wikipedia page, whose four-byte sequences stop them, 4.46 -> 4.57 GB/s
-        // into UTF-8 without that call, ad-hoc loop, AVX-512, 2026-11-24).
+        // four-byte sequences, on the Chinese Wikipedia page).
         let Some(&byte) = src.get(read) else {
             return (read, false);
         };

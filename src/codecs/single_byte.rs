@@ -5,7 +5,9 @@
 //! buffer boundary can never fall inside a character. The whole byte range goes through
 //! the `single_byte_to_*` kernels; this state machine only handles what a kernel stops at.
 
-use crate::codecs::cursor::{self, ByteDest, Dest, Source};
+use crate::codecs::dest::Dest;
+use crate::codecs::encode_runs;
+use crate::codecs::source::{ByteDest, Source};
 use crate::results::{EncoderResult, Status};
 use crate::simd::OutBytes;
 use crate::simd::{EncodeTables, Lookup};
@@ -69,7 +71,7 @@ impl SingleByteEncoder {
     /// and at an unmappable unit, which it leaves to [`SingleByteEncoder::encode`].
     #[inline]
     pub(crate) fn encode_utf16_prefix(&self, src: &[u16], dst: &mut OutBytes) -> usize {
-        cursor::single_byte_units(src, dst, |c| u16::from(self.tables.encode(c)))
+        encode_runs::single_byte_units(src, dst, |c| u16::from(self.tables.encode(c)))
     }
 
     /// <https://encoding.spec.whatwg.org/#single-byte-encoder>

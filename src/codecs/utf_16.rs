@@ -7,8 +7,8 @@
 //! buffer is simply not consumed, the one held in state goes to `Pending`.
 
 use crate::codecs::Pending;
-use crate::codecs::cursor::Dest;
-use crate::results::Status;
+use crate::codecs::dest::Dest;
+use crate::codecs::driver::{StateMachine, Step};
 
 #[derive(Clone, Copy)]
 pub(crate) struct Utf16Decoder {
@@ -16,13 +16,6 @@ pub(crate) struct Utf16Decoder {
     utf_16_leading_surrogate: Option<u16>,
     is_utf_16be_decoder: bool,
     pending: Pending,
-}
-
-/// What one byte did to the state machine.
-enum Step {
-    Consumed,
-    Full,
-    Error { consumed: bool, bad: u8 },
 }
 
 impl Utf16Decoder {
@@ -35,72 +28,26 @@ impl Utf16Decoder {
         }
     }
 
-    fn is_initial(&self) -> bool {
-        self.utf_16_leading_byte.is_none()
-            && self.utf_16_leading_surrogate.is_none()
-            && self.pending.is_empty()
+    pub(crate) fn held(&self) -> usize {
+        usize::from(self.utf_16_leading_byte.is_some())
+            + 2 * usize::from(self.utf_16_leading_surrogate.is_some())
+            + self.pending.len()
+    }
+}
+
+impl StateMachine for Utf16Decoder {
+    #[inline(always)]
+    fn between_characters(&self) -> bool {
+        self.utf_16_leading_byte.is_none() && self.utf_16_leading_surrogate.is_none()
     }
 
-    pub(crate) fn decode<D: Dest>(
-        &mut self,
-        src: &[u8],
-        dst: &mut D,
-        last: bool,
-        replace: bool,
-    ) -> (Status, usize) {
-        let mut read = 0;
-        loop {
-            if self.is_initial() {
-                read += dst.utf16_bytes(&src[read..], self.is_utf_16be_decoder);
-                // A full output takes no more input: a byte that only starts a character
-                // (a lead) is left for the next call, as in encoding_rs.
-                if read < src.len() && !dst.room_for_ascii() {
-                    return (Status::OUTPUT_FULL, read);
-                }
-            }
-            let (byte, from_pending) = match (self.pending.front(), src.get(read)) {
-                (Some(b), _) => (b, true),
-                (None, Some(&b)) => (b, false),
-                (None, None) => break,
-            };
-            match self.step(byte, dst, replace) {
-                Step::Consumed => {
-                    if from_pending {
-                        self.pending.pop_front();
-                    } else {
-                        read += 1;
-                    }
-                }
-                Step::Full => return (Status::OUTPUT_FULL, read),
-                Step::Error { consumed, bad } => {
-                    if consumed {
-                        if from_pending {
-                            self.pending.pop_front();
-                        } else {
-                            read += 1;
-                        }
-                    }
-                    return (Status::malformed(bad, self.pending.len() as u8), read);
-                }
-            }
-        }
-        // 1. If byte is end-of-queue and either UTF-16 leading byte or UTF-16 leading
-        //    surrogate is non-null, set both to null and return error.
-        if last && (self.utf_16_leading_byte.is_some() || self.utf_16_leading_surrogate.is_some()) {
-            if replace && !dst.room_for_replacement() {
-                return (Status::OUTPUT_FULL, read);
-            }
-            let bad = self.held() as u8;
-            self.utf_16_leading_byte = None;
-            self.utf_16_leading_surrogate = None;
-            if replace {
-                dst.push('\u{FFFD}');
-            }
-            return (Status::malformed(bad, 0), read);
-        }
-        (Status::INPUT_EMPTY, read)
+    /// Code units that are not surrogates, through one kernel call.
+    #[inline(always)]
+    fn fast_run<D: Dest>(&mut self, src: &[u8], dst: &mut D) -> (usize, bool) {
+        (dst.utf16_bytes(src, self.is_utf_16be_decoder), false)
     }
 
+    /// <https://encoding.spec.whatwg.org/#shared-utf-16-decoder>, steps 3–9, for one byte.
     #[inline]
     fn step<D: Dest>(&mut self, byte: u8, dst: &mut D, replace: bool) -> Step {
         // 3. If UTF-16 leading byte is null, set it to byte and return continue.
@@ -130,11 +77,8 @@ impl Utf16Decoder {
                 return Step::Consumed;
             }
             // Restore the code unit's two bytes and return error.
-            if replace {
-                if !dst.room_for_replacement() {
-                    return Step::Full;
-                }
-                dst.push('\u{FFFD}');
+            if !dst.room_for_error(replace) {
+                return Step::Full;
             }
             self.utf_16_leading_byte = None;
             self.utf_16_leading_surrogate = None;
@@ -153,11 +97,8 @@ impl Utf16Decoder {
         }
         // 8. If codeUnit is a trailing surrogate, return error.
         if (0xDC00..=0xDFFF).contains(&code_unit) {
-            if replace {
-                if !dst.room_for_replacement() {
-                    return Step::Full;
-                }
-                dst.push('\u{FFFD}');
+            if !dst.room_for_error(replace) {
+                return Step::Full;
             }
             self.utf_16_leading_byte = None;
             return Step::Error {
@@ -174,10 +115,26 @@ impl Utf16Decoder {
         Step::Consumed
     }
 
-    pub(crate) fn held(&self) -> usize {
-        usize::from(self.utf_16_leading_byte.is_some())
-            + 2 * usize::from(self.utf_16_leading_surrogate.is_some())
-            + self.pending.len()
+    /// Step 1 of <https://encoding.spec.whatwg.org/#shared-utf-16-decoder>.
+    #[inline(always)]
+    fn at_end<D: Dest>(&mut self, dst: &mut D, replace: bool) -> Step {
+        // 1. If byte is end-of-queue and either UTF-16 leading byte or UTF-16 leading
+        //    surrogate is non-null, set both to null and return error.
+        if self.between_characters() {
+            return Step::Consumed;
+        }
+        if !dst.room_for_error(replace) {
+            return Step::Full;
+        }
+        let bad = self.held() as u8;
+        self.utf_16_leading_byte = None;
+        self.utf_16_leading_surrogate = None;
+        Step::Error { consumed: false, bad }
+    }
+
+    #[inline(always)]
+    fn pending(&mut self) -> Option<&mut Pending> {
+        Some(&mut self.pending)
     }
 }
 

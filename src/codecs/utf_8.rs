@@ -6,8 +6,10 @@
 //! of the buffer, a character that does not fit — with the standard's variables, so that
 //! replacement follows the standard's maximal-subpart rule exactly.
 
-use crate::codecs::cursor::{ByteDest, Dest, Source};
-use crate::results::{EncoderResult, Status};
+use crate::codecs::dest::Dest;
+use crate::codecs::driver::{StateMachine, Step};
+use crate::codecs::source::{ByteDest, Source};
+use crate::results::EncoderResult;
 
 #[derive(Clone, Copy)]
 pub(crate) struct Utf8Decoder {
@@ -16,17 +18,6 @@ pub(crate) struct Utf8Decoder {
     utf_8_bytes_needed: u8,
     utf_8_lower_boundary: u8,
     utf_8_upper_boundary: u8,
-}
-
-/// What one byte did to the state machine.
-enum Step {
-    /// Consumed; maybe wrote a character.
-    Consumed,
-    /// The character it completes does not fit; nothing changed.
-    Full,
-    /// An error; `consumed` says whether the byte was consumed (false: the standard restores
-    /// it). `bad` is the length of the malformed sequence.
-    Error { consumed: bool, bad: u8 },
 }
 
 impl Utf8Decoder {
@@ -44,61 +35,40 @@ impl Utf8Decoder {
         *self = Utf8Decoder::new();
     }
 
-    pub(crate) fn decode<D: Dest>(
-        &mut self,
-        src: &[u8],
-        dst: &mut D,
-        last: bool,
-        replace: bool,
-    ) -> (Status, usize) {
-        let mut read = 0;
-        loop {
-            if self.utf_8_bytes_needed == 0 {
-                read += dst.utf8_valid(&src[read..]);
-                // A full output takes no more input: a byte that only starts a character
-                // (a lead) is left for the next call, as in encoding_rs.
-                if read < src.len() && !dst.room_for_ascii() {
-                    return (Status::OUTPUT_FULL, read);
-                }
-            }
-            let Some(&byte) = src.get(read) else {
-                break;
-            };
-            match self.step(byte, dst, replace) {
-                Step::Consumed => read += 1,
-                Step::Full => return (Status::OUTPUT_FULL, read),
-                Step::Error { consumed, bad } => {
-                    if replace && !dst.room_for_replacement() {
-                        return (Status::OUTPUT_FULL, read);
-                    }
-                    self.reset();
-                    if replace {
-                        dst.push('\u{FFFD}');
-                    }
-                    return (Status::malformed(bad, 0), read + usize::from(consumed));
-                }
-            }
+    pub(crate) fn held(&self) -> usize {
+        if self.utf_8_bytes_needed == 0 {
+            0
+        } else {
+            usize::from(self.utf_8_bytes_seen) + 1
         }
-        // 1. If byte is end-of-queue and UTF-8 bytes needed is not 0, set UTF-8 bytes needed
-        //    to 0 and return error.
-        if last && self.utf_8_bytes_needed != 0 {
-            if replace && !dst.room_for_replacement() {
-                return (Status::OUTPUT_FULL, read);
-            }
-            let bad = self.utf_8_bytes_seen + 1;
-            self.reset();
-            if replace {
-                dst.push('\u{FFFD}');
-            }
-            return (Status::malformed(bad, 0), read);
-        }
-        (Status::INPUT_EMPTY, read)
     }
 
-    /// One byte through the standard's handler. On `Error` the state is not yet reset, so
-    /// that the caller can still return `OutputFull` first.
+    /// Valid input is copied byte for byte; a held partial sequence completes into as many
+    /// bytes as it has.
+    pub(crate) fn max_utf8_buffer_length_without_replacement(&self, n: usize) -> Option<usize> {
+        n.checked_add(self.held())
+    }
+
+    pub(crate) fn latin1_byte_compatible_up_to(&self, bytes: &[u8]) -> Option<usize> {
+        (self.utf_8_bytes_needed == 0).then(|| crate::simd::active_ascii_prefix_len(bytes))
+    }
+}
+
+impl StateMachine for Utf8Decoder {
+    #[inline(always)]
+    fn between_characters(&self) -> bool {
+        self.utf_8_bytes_needed == 0
+    }
+
+    /// The valid prefix of `src`, through one kernel call.
+    #[inline(always)]
+    fn fast_run<D: Dest>(&mut self, src: &[u8], dst: &mut D) -> (usize, bool) {
+        (dst.utf8_valid(src), false)
+    }
+
+    /// <https://encoding.spec.whatwg.org/#utf-8-decoder>, steps 3–11, for one byte.
     #[inline]
-    fn step<D: Dest>(&mut self, byte: u8, dst: &mut D, _replace: bool) -> Step {
+    fn step<D: Dest>(&mut self, byte: u8, dst: &mut D, replace: bool) -> Step {
         if self.utf_8_bytes_needed == 0 {
             // 3. If UTF-8 bytes needed is 0, based on byte:
             match byte {
@@ -132,7 +102,11 @@ impl Utf8Decoder {
                     self.utf_8_bytes_needed = 3;
                     self.utf_8_code_point = u32::from(byte & 0x7);
                 }
+                // Otherwise, return error.
                 _ => {
+                    if !dst.room_for_error(replace) {
+                        return Step::Full;
+                    }
                     return Step::Error {
                         consumed: true,
                         bad: 1,
@@ -144,10 +118,12 @@ impl Utf8Decoder {
         // 4. If byte is not in the range UTF-8 lower boundary to UTF-8 upper boundary:
         //    reset and restore byte; return error.
         if !(self.utf_8_lower_boundary..=self.utf_8_upper_boundary).contains(&byte) {
-            return Step::Error {
-                consumed: false,
-                bad: self.utf_8_bytes_seen + 1,
-            };
+            if !dst.room_for_error(replace) {
+                return Step::Full;
+            }
+            let bad = self.utf_8_bytes_seen + 1;
+            self.reset();
+            return Step::Error { consumed: false, bad };
         }
         let code_point = (self.utf_8_code_point << 6) | u32::from(byte & 0x3F);
         if self.utf_8_bytes_seen + 1 == self.utf_8_bytes_needed {
@@ -172,22 +148,20 @@ impl Utf8Decoder {
         Step::Consumed
     }
 
-    pub(crate) fn held(&self) -> usize {
+    /// Step 1 of <https://encoding.spec.whatwg.org/#utf-8-decoder>.
+    #[inline(always)]
+    fn at_end<D: Dest>(&mut self, dst: &mut D, replace: bool) -> Step {
+        // 1. If byte is end-of-queue and UTF-8 bytes needed is not 0, set UTF-8 bytes needed
+        //    to 0 and return error.
         if self.utf_8_bytes_needed == 0 {
-            0
-        } else {
-            usize::from(self.utf_8_bytes_seen) + 1
+            return Step::Consumed;
         }
-    }
-
-    /// Valid input is copied byte for byte; a held partial sequence completes into as many
-    /// bytes as it has.
-    pub(crate) fn max_utf8_buffer_length_without_replacement(&self, n: usize) -> Option<usize> {
-        n.checked_add(self.held())
-    }
-
-    pub(crate) fn latin1_byte_compatible_up_to(&self, bytes: &[u8]) -> Option<usize> {
-        (self.utf_8_bytes_needed == 0).then(|| crate::simd::active_ascii_prefix_len(bytes))
+        if !dst.room_for_error(replace) {
+            return Step::Full;
+        }
+        let bad = self.utf_8_bytes_seen + 1;
+        self.reset();
+        Step::Error { consumed: false, bad }
     }
 }
 

@@ -4,8 +4,9 @@
 //! single-byte decoder over a table that maps every upper byte, so it shares its kernels and
 //! never meets an error.
 
-use crate::codecs::cursor::{ByteDest, Dest, Source};
+use crate::codecs::dest::Dest;
 use crate::codecs::single_byte::SingleByteDecoder;
+use crate::codecs::source::{ByteDest, Source};
 use crate::results::{EncoderResult, Status};
 
 /// `0xF780 + byte − 0x80` for every upper byte.

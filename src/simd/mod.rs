@@ -500,7 +500,7 @@ pub(crate) struct Tuning {
     /// `utf16_to_legacy` (a vector kernel at this level).
     pub(crate) call_legacy_encode: bool,
     /// The legacy encoders convert UTF-8 input to UTF-16 in stages (`utf8_to_utf16`) and map
-    /// the staged units, rather than character by character (see `codecs::cursor`), which
+    /// the staged units, rather than character by character (see `codecs::encode_runs`), which
     /// pays only with vector kernels (set at AVX-512).
     pub(crate) stage_encode_in_utf16: bool,
 }

@@ -135,3 +135,16 @@ pub fn encode_html(text: &str, encoding: &'static simdenc::Encoding) -> Vec<u8> 
     }
     encoding.encode(text).0.into_owned()
 }
+
+/// Reports that `test` did not run its check, and why, where `cargo test` shows it: written
+/// to the process's standard error directly (libtest captures `eprintln!` of a passing test,
+/// not `io::stderr()`). Under CI (`CI` set, as `.ci/run` runs) a skip fails instead: CI's
+/// machines have what every test needs, and a check that silently stopped running there
+/// would go unnoticed.
+pub fn skip(test: &str, reason: &str) {
+    assert!(
+        std::env::var_os("CI").is_none(),
+        "{test} did not run under CI: {reason}"
+    );
+    let _ = writeln!(std::io::stderr(), "SKIPPED {test}: {reason}");
+}

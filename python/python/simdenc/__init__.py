@@ -5,6 +5,11 @@
 - ``TextDecoder``/``TextEncoder``: the standard's API, with its streaming semantics
 - ``lookup(label) -> str | None``: the standard's "get an encoding"
 - ``encodings()``: every encoding's name and labels
+- ``detect(data, http_charset=None, html=None) -> Detection(encoding, source, confidence)``:
+  the HTML Standard's "determining the character encoding", with frequency analysis
+- ``decode_batch(values, encodings=None, ...)``: a pyarrow binary array (or a list of bytes)
+  to a pyarrow string array, on every core, with labels or ``"auto"`` (needs pyarrow)
+- ``charset_from_content_type(value)``: the encoding a ``Content-Type``'s charset names
 - the ``simdenc.*`` codecs: importing this package registers a search function, so that
   ``b"...".decode("simdenc.shift_jis")`` and ``"...".encode("simdenc.gbk")`` work (any label
   of the standard after ``simdenc.``), as do ``open(path, encoding="simdenc.euc-kr")`` and
@@ -18,10 +23,12 @@ converted with the GIL released. See README.md for what is the standard's and wh
 from __future__ import annotations
 
 import codecs
-from typing import Any, Optional, Tuple
+from typing import Any, NamedTuple, Optional, Tuple
 
 from ._simdenc import (
     StreamEncoder,
+    _detect,
+    charset_from_content_type,
     TextDecoder,
     TextEncoder,
     __version__,
@@ -30,13 +37,53 @@ from ._simdenc import (
     encodings,
     lookup,
 )
+from ._batch import decode_batch
+
+
+class Detection(NamedTuple):
+    """What ``detect`` found: the encoding (its name, as ``lookup`` gives it), the step of the
+    HTML Standard's algorithm that decided ("bom", "http", "meta", "xml", "guess" or
+    "default") and a confidence (1.0 for a BOM, the transport layer or a declaration, the
+    detector's estimate for a guess, 0.0 for the default)."""
+
+    encoding: str
+    source: str
+    confidence: float
+
+
+def detect(
+    data: Any,
+    http_charset: Optional[str] = None,
+    html: Optional[bool] = None,
+    *,
+    default: Optional[str] = None,
+    guess: bool = True,
+) -> Detection:
+    """The encoding of ``data`` (bytes-like) by the HTML Standard's "determining the character
+    encoding": a BOM; else ``http_charset`` (the transport layer's label, e.g. the charset of
+    an HTTP ``Content-Type``; an unknown one is ignored, as the standard does); else, for
+    HTML, a ``<meta charset>``/``http-equiv`` found by the prescan of the first 1024 bytes or an
+    XML declaration; else, with ``guess``, frequency analysis of the bytes (simdenc's detector:
+    UTF-8 by validity, the CJK encodings by their structure and character frequencies, the
+    single-byte ones by language models, UTF-16 without BOM); else ``default`` (a label;
+    windows-1252, the standard's, unless given).
+
+    ``html``: ``True`` (the prescan runs, and markup is skipped when guessing), ``False``
+    (plain text), or ``None``: HTML when the data starts (after a BOM and whitespace) with
+    ``<!doctype html``, ``<html``, ``<head``, ``<meta``, ``<body``, ``<title``, ``<!--`` or
+    ``<?xml``. Raises ``LookupError`` for an unknown ``default``."""
+    return Detection(*_detect(data, http_charset, html, default, guess))
 
 __all__ = [
+    "Detection",
     "StreamEncoder",
+    "charset_from_content_type",
+    "detect",
     "TextDecoder",
     "TextEncoder",
     "__version__",
     "decode",
+    "decode_batch",
     "encode",
     "encodings",
     "lookup",

@@ -1,6 +1,6 @@
 """Type stubs of simdenc's native module (re-exported by the package ``simdenc``)."""
 
-from typing import List, Literal, Optional, Tuple, Union
+from typing import Any, List, Literal, Optional, Tuple, Union
 
 _Bytes = Union[bytes, bytearray, memoryview]
 
@@ -76,3 +76,34 @@ class StreamEncoder:
         """The bytes of ``text``; ``final`` ends the stream."""
     def reset(self) -> None:
         """Start a new stream."""
+
+def _decode_batch(
+    values: Any,
+    encodings: Any,
+    errors: str,
+    bom: str,
+    threads: Optional[int],
+    want_encodings: bool,
+    want_sources: bool,
+    want_replacements: bool,
+    default: Optional[str] = None,
+    http_charsets: Any = None,
+    html: Optional[bool] = None,
+    guess: bool = True,
+) -> Tuple[Tuple[Any, Any], ...]:
+    """The native part of ``simdenc.decode_batch``: the PyCapsule pairs of the text and of the
+    details asked for."""
+
+def _detect(
+    data: _Bytes,
+    http_charset: Optional[str] = None,
+    html: Optional[bool] = None,
+    default: Optional[str] = None,
+    guess: bool = True,
+) -> Tuple[str, str, float]:
+    """The native part of ``simdenc.detect``: (encoding name, source, confidence)."""
+
+def charset_from_content_type(value: Union[str, bytes]) -> Optional[str]:
+    """The encoding (its name) that the ``charset`` parameter of a ``Content-Type`` value
+    names, the value parsed as the MIME Sniffing Standard parses a MIME type; None if it is
+    not a MIME type, has no charset, or names no encoding of the standard."""

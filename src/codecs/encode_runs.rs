@@ -1,0 +1,412 @@
+//! The encode runs: the loops behind `Source::encode_run` and
+//! `Source::encode_non_ascii_run`, one per input form, and the helpers they share. A run
+//! encodes characters while they are ASCII or the family's mapping takes them, through the
+//! vector kernels where they pay and character by character elsewhere; it leaves everything
+//! else (unmappable characters, surrogates, escape sequences) to the family's encoder.
+
+use crate::codecs::source::{ByteDest, Utf8Source, Utf16Source};
+use crate::codecs::tuning::{
+    ASCII_INLINE_UNITS, ENCODE_STAGE, KERNEL_BACKOFF, NON_ASCII_RUN_MAX, SINGLE_BYTE_UNITS_MIN,
+    VECTOR_ENCODE_MIN,
+};
+use crate::simd::{EncodeTables, Lookup};
+use crate::simd::{OutBytes, write_bytes};
+
+/// `Source::encode_run` from UTF-8 (`&str`).
+#[inline(always)]
+pub(super) fn from_utf8(
+    source: &mut Utf8Source<'_>,
+    dst: &mut ByteDest<'_>,
+    tables: Option<&EncodeTables>,
+    map: impl Fn(u32) -> u16,
+) {
+    let bytes = source.src.as_bytes();
+    let buf = &mut *dst.buf;
+    let (mut p, mut w) = (source.pos, dst.pos);
+    let stage_utf16 = source.kernels.tuning().stage_encode_in_utf16;
+    // Units per staging: from 32, doubled while whole stages are encoded, back to 32 when
+    // one stops early (so a character the run declines wastes at most a short stage).
+    let mut stage_len = 32;
+    // Zeroed once, at the first stage (an HTML page's encode makes a stage every few words).
+    let mut stage_buf: Option<[u16; ENCODE_STAGE]> = None;
+    while let Some(&b0) = bytes.get(p) {
+        // Stage where the vector kernel maps the staged units (ASCII too): always for the
+        // CJK encoders; for the single-byte ones only where two non-ASCII characters
+        // follow each other (Cyrillic, Greek, Hebrew, Arabic, Thai), as text with isolated
+        // non-ASCII letters (German, French) measured faster character by character with
+        // the ASCII kernel between.
+        let stage_here = stage_utf16
+            && b0 >= 0x80
+            && p >= source.stage_from
+            && tables.is_some_and(|t| {
+                if !matches!(t.blocks, Lookup::U8(_)) {
+                    // CJK: three bytes a unit.
+                    return bytes.len() - p >= 3 * VECTOR_ENCODE_MIN;
+                }
+                bytes.len() - p >= VECTOR_ENCODE_MIN && {
+                    // `p` is a character boundary of the `str`.
+                    let next = p + source.src[p..].chars().next().map_or(1, char::len_utf8);
+                    bytes.get(next).is_some_and(|&b| b >= 0x80)
+                }
+            });
+        if stage_here {
+            // Where `utf8_to_utf16` is a vector kernel: convert up to `stage_len` units in
+            // bulk, then map unit by unit, counting the UTF-8 bytes each one came from.
+            let stage = stage_buf.get_or_insert([0u16; ENCODE_STAGE]);
+            let end = bytes.len().min(p + 3 * stage_len);
+            let (staged_bytes, units) = source
+                .kernels
+                .utf8_to_utf16(&bytes[p..end], &mut stage[..stage_len]);
+            let before = p;
+            let mut rest = &stage[..units];
+            if let Some(tables) = tables
+                && source.kernels.tuning().call_legacy_encode
+            {
+                // The plain units in bulk (BMP, not surrogates: 1 to 3 UTF-8 bytes each).
+                let (k, n) =
+                    source
+                        .kernels
+                        .utf16_to_legacy(rest, tables, buf.get_mut(w..).unwrap_or_default());
+                w += n;
+                p += if k == rest.len() {
+                    // All of them: exactly the bytes the transcoder read.
+                    staged_bytes
+                } else {
+                    rest[..k].iter().map(|&u| bmp_utf8_len(u)).sum::<usize>()
+                };
+                rest = &rest[k..];
+            }
+            let mut whole = true;
+            for &u in rest {
+                // Surrogates (astral characters) are the state machine's.
+                if u & 0xF800 == 0xD800 {
+                    whole = false;
+                    break;
+                }
+                let m = if u < 0x80 { u } else { map(u32::from(u)) };
+                let len = bmp_utf8_len(u);
+                let n = put_mapped(buf, w, m);
+                if n == 0 {
+                    whole = false;
+                    break;
+                }
+                w += n;
+                p += len;
+            }
+            if p != before {
+                stage_len = if whole {
+                    (2 * stage_len).min(ENCODE_STAGE)
+                } else {
+                    32
+                };
+                continue;
+            }
+            stage_len = 32;
+            source.stage_from = p + KERNEL_BACKOFF;
+        }
+        if b0 < 0x80 {
+            let Some(slot) = buf.get_mut(w) else {
+                break;
+            };
+            slot.write(b0);
+            p += 1;
+            w += 1;
+            if bytes.get(p).is_some_and(|&b| b < 0x80) {
+                let n = source
+                    .kernels
+                    .copy_ascii(&bytes[p..], buf.get_mut(w..).unwrap_or_default());
+                p += n;
+                w += n;
+            }
+            continue;
+        }
+        // `p` is a character boundary of a `str`: the whole character is there.
+        let (c, len) = non_ascii_char_at(bytes, p, b0);
+        let n = put_mapped(buf, w, map(c));
+        if n == 0 {
+            break;
+        }
+        w += n;
+        p += len;
+    }
+    source.pos = p;
+    dst.pos = w;
+}
+
+/// `Source::encode_non_ascii_run` from UTF-8 (`&str`).
+#[inline(always)]
+pub(super) fn from_utf8_non_ascii(
+    source: &mut Utf8Source<'_>,
+    dst: &mut ByteDest<'_>,
+    map: impl Fn(u32) -> u16,
+) {
+    let bytes = source.src.as_bytes();
+    let rest = &bytes[source.pos..];
+    let mut n = non_ascii_prefix(&rest[..rest.len().min(non_ascii_bound(dst.left()))]);
+    // An ASCII byte, or the end of the input, is a character boundary; the bound may not be.
+    while !source.src.is_char_boundary(source.pos + n) {
+        n -= 1;
+    }
+    let end = source.pos + n;
+    let buf = &mut *dst.buf;
+    let (mut p, mut w) = (source.pos, dst.pos);
+    // `p` is a character boundary of a `str` before `end`, which is one too: the whole
+    // character is there.
+    while let Some(&b0) = bytes[..end].get(p) {
+        let (c, len) = non_ascii_char_at(bytes, p, b0);
+        let n = put_mapped(buf, w, map(c));
+        if n == 0 {
+            break;
+        }
+        w += n;
+        p += len;
+    }
+    source.pos = p;
+    dst.pos = w;
+}
+
+/// `Source::encode_run` from UTF-16.
+#[inline(always)]
+pub(super) fn from_utf16(
+    source: &mut Utf16Source<'_>,
+    dst: &mut ByteDest<'_>,
+    tables: Option<&EncodeTables>,
+    map: impl Fn(u32) -> u16,
+) {
+    let units = source.src;
+    let buf = &mut *dst.buf;
+    let (mut p, mut w) = (source.pos, dst.pos);
+    let single_byte = tables.is_some_and(|t| matches!(t.blocks, Lookup::U8(_)));
+    while let Some(&u) = units.get(p) {
+        if single_byte && u >= 0x80 && units.len() - p < SINGLE_BYTE_UNITS_MIN {
+            // A short end into a single-byte encoding: one byte a unit, ASCII or mapped,
+            // in one loop: a vector kernel's latency is more than this loop's time on
+            // fewer units.
+            let k = single_byte_units(&units[p..], &mut buf[w..], &map);
+            p += k;
+            w += k;
+            break;
+        }
+        if u >= 0x80
+            && units.len() - p >= VECTOR_ENCODE_MIN
+            && let Some(tables) = tables
+            && source.kernels.tuning().call_legacy_encode
+        {
+            let (k, n) =
+                source
+                    .kernels
+                    .utf16_to_legacy(&units[p..], tables, buf.get_mut(w..).unwrap_or_default());
+            p += k;
+            w += n;
+            if k > 0 {
+                continue;
+            }
+        }
+        if u < 0x80 {
+            let Some(slot) = buf.get_mut(w) else {
+                break;
+            };
+            slot.write(u as u8);
+            p += 1;
+            w += 1;
+            // A few more ASCII units inline (punctuation and a space between words), a
+            // longer run through the kernel.
+            let mut inline = 0;
+            while inline < ASCII_INLINE_UNITS
+                && let Some(&u) = units.get(p)
+                && u < 0x80
+                && let Some(slot) = buf.get_mut(w)
+            {
+                slot.write(u as u8);
+                p += 1;
+                w += 1;
+                inline += 1;
+            }
+            if inline == ASCII_INLINE_UNITS && units.get(p).is_some_and(|&u| u < 0x80) {
+                let n = source
+                    .kernels
+                    .narrow_ascii(&units[p..], buf.get_mut(w..).unwrap_or_default());
+                p += n;
+                w += n;
+            }
+            continue;
+        }
+        // Surrogates (pairs and unpaired ones) are the state machine's.
+        if u & 0xF800 == 0xD800 {
+            break;
+        }
+        let n = put_mapped(buf, w, map(u32::from(u)));
+        if n == 0 {
+            break;
+        }
+        w += n;
+        p += 1;
+    }
+    source.pos = p;
+    dst.pos = w;
+}
+
+/// `Source::encode_non_ascii_run` from UTF-16.
+#[inline(always)]
+pub(super) fn from_utf16_non_ascii(
+    source: &mut Utf16Source<'_>,
+    dst: &mut ByteDest<'_>,
+    map: impl Fn(u32) -> u16,
+) {
+    let units = source.src;
+    let rest = &units[source.pos..];
+    let end = source.pos + non_ascii_prefix(&rest[..rest.len().min(non_ascii_bound(dst.left()))]);
+    let buf = &mut *dst.buf;
+    let (mut p, mut w) = (source.pos, dst.pos);
+    while let Some(&u) = units[..end].get(p) {
+        // Surrogates (pairs and unpaired ones) are the state machine's.
+        let m = if u & 0xF800 == 0xD800 {
+            0
+        } else {
+            map(u32::from(u))
+        };
+        let n = put_mapped(buf, w, m);
+        if n == 0 {
+            break;
+        }
+        w += n;
+        p += 1;
+    }
+    source.pos = p;
+    dst.pos = w;
+}
+
+/// How far `Source::encode_non_ascii_run` looks ahead: the input that could fill `left`
+/// bytes of output (each character it encodes is at most two bytes from at least one unit,
+/// or three from two), plus a character's worth so that any room makes progress.
+#[inline(always)]
+pub(super) fn non_ascii_bound(left: usize) -> usize {
+    left.saturating_mul(2).saturating_add(4).min(NON_ASCII_RUN_MAX)
+}
+
+/// The length of the prefix of `units` with no unit below 0x80, sixteen at a time (a loop the
+/// compiler vectorises) and then one by one in the block that has one.
+#[inline(always)]
+pub(crate) fn non_ascii_prefix<T: Copy + Into<u32>>(units: &[T]) -> usize {
+    let mut n = 0;
+    while let Some(block) = units.get(n..n + 16) {
+        if !block.iter().fold(true, |all, &u| all & (u.into() >= 0x80)) {
+            break;
+        }
+        n += 16;
+    }
+    n + units[n..]
+        .iter()
+        .position(|&u| u.into() < 0x80)
+        .unwrap_or(units.len() - n)
+}
+
+/// Copies the prefix of `src` whose units are ASCII `c` with bit `c` of `allowed` set into
+/// `dst`, as far as it fits; returns its length. Sixteen units at a time while they are all
+/// printable (and allowed), one by one in a block that is not.
+#[inline(always)]
+pub(super) fn copy_allowed<T: Copy + Into<u32>>(src: &[T], dst: &mut OutBytes, allowed: u128) -> usize {
+    let len = src.len().min(dst.len());
+    let (src, dst) = (&src[..len], &mut dst[..len]);
+    // Bits 0x20 to 0x7E.
+    const PRINTABLE: u128 = (u128::MAX >> 1) >> 0x20 << 0x20;
+    // All of 0x20..=0x7E allowed: a block of those is copied without the bit test.
+    let printable = allowed & PRINTABLE == PRINTABLE;
+    let ok = |u: T| {
+        let u: u32 = u.into();
+        u < 0x80 && allowed >> u & 1 != 0
+    };
+    let mut n = 0;
+    loop {
+        if printable
+            && let (Some(block), Some(out)) = (src.get(n..n + 16), dst.get_mut(n..n + 16))
+            && block
+                .iter()
+                .fold(true, |all, &u| all & (u.into().wrapping_sub(0x20) < 0x5F))
+        {
+            for (slot, &u) in out.iter_mut().zip(block) {
+                slot.write(u.into() as u8);
+            }
+            n += 16;
+            continue;
+        }
+        let end = len.min(n + 16);
+        while n < end && ok(src[n]) {
+            dst[n].write(src[n].into() as u8);
+            n += 1;
+        }
+        if n < end || n == len {
+            return n;
+        }
+    }
+}
+
+/// The scalar value and length of the non-ASCII character whose first byte `b0` is at `p` in
+/// `bytes`, the bytes of a `str` with a character boundary at `p`.
+#[inline(always)]
+pub(super) fn non_ascii_char_at(bytes: &[u8], p: usize, b0: u8) -> (u32, usize) {
+    let cont = |i: usize| u32::from(bytes.get(p + i).copied().unwrap_or(0) & 0x3F);
+    if b0 < 0xE0 {
+        (u32::from(b0 & 0x1F) << 6 | cont(1), 2)
+    } else if b0 < 0xF0 {
+        (u32::from(b0 & 0x0F) << 12 | cont(1) << 6 | cont(2), 3)
+    } else {
+        (
+            u32::from(b0 & 0x07) << 18 | cont(1) << 12 | cont(2) << 6 | cont(3),
+            4,
+        )
+    }
+}
+
+/// The UTF-8 length of a code unit that is not a surrogate.
+#[inline(always)]
+pub(super) fn bmp_utf8_len(u: u16) -> usize {
+    1 + usize::from(u >= 0x80) + usize::from(u >= 0x800)
+}
+
+/// Writes what `map` returned for a character (one byte, or two as `lead << 8 | trail`) if
+/// it is mapped (not 0) and fits; returns the bytes written, 0 if unmapped or it does not fit.
+#[inline(always)]
+pub(super) fn put_mapped(buf: &mut OutBytes, w: usize, m: u16) -> usize {
+    if m == 0 {
+        0
+    } else if m < 0x100 {
+        match buf.get_mut(w) {
+            Some(slot) => {
+                slot.write(m as u8);
+                1
+            }
+            None => 0,
+        }
+    } else {
+        match buf.get_mut(w..w + 2) {
+            Some(slots) => {
+                write_bytes(slots, &m.to_be_bytes());
+                2
+            }
+            None => 0,
+        }
+    }
+}
+
+/// Encodes the prefix of `units` (UTF-16) whose units are ASCII or mapped by `map` to one
+/// byte, as far as `dst` holds it; returns its length (units read = bytes written). Stops at
+/// a surrogate and at an unmapped unit (`map` returns 0), which are the state machine's.
+#[inline(always)]
+pub(crate) fn single_byte_units(units: &[u16], dst: &mut OutBytes, map: impl Fn(u32) -> u16) -> usize {
+    let mut k = 0;
+    for (&u, slot) in units.iter().zip(dst) {
+        slot.write(if u < 0x80 {
+            u as u8
+        } else if u & 0xF800 == 0xD800 {
+            break;
+        } else {
+            match map(u32::from(u)) {
+                0 => break,
+                m => m as u8,
+            }
+        });
+        k += 1;
+    }
+    k
+}
