@@ -20,7 +20,7 @@
 #    executions, found, line coverage of the target's files); --totals sums the executions.
 set -euo pipefail
 cd "$(dirname "$0")"
-all=(decode encode text_api labels kernels http mem sniff)
+all=(decode encode text_api labels kernels http mem sniff detect)
 
 if [ "${1:-}" = "--totals" ]; then
   [ -f ledger.tsv ] || { echo "no campaign recorded yet (fuzz/ledger.tsv)"; exit 0; }
@@ -46,6 +46,7 @@ files_of() {
     http) echo 'src/http\.rs' ;;
     mem) echo 'src/mem\.rs' ;;
     sniff) echo 'src/(sniff\.rs|detect/)' ;;
+    detect) echo 'src/detect/' ;;
     *) echo 'src/' ;;
   esac
 }

@@ -34,7 +34,8 @@
 //! - `alloc` (default through `std`): what allocates, as in encoding_rs —
 //!   [`Encoding::decode`] and the other `Cow` methods, [`Encoding::encode`],
 //!   [`Decoder::decode_to_string`], [`Encoder::encode_from_utf8_to_vec`] and their
-//!   variants — and the [`text`] module. Without it, the slice and `&mut str` API remains.
+//!   variants — and the [`text`] and [`detect`] modules. Without it, the slice and `&mut str`
+//!   API remains.
 //! - `serde`: `Serialize` and `Deserialize` for `&'static Encoding`, as in encoding_rs: the
 //!   [name](Encoding::name) out, any [label](Encoding::for_label) in.
 //! - `tokio` (implies `std`): `io::tokio`, the [`io`] adapters for tokio's `AsyncRead`,

@@ -205,7 +205,7 @@ def pct(c):
 def report(samples, skipped, results, speed):
     acc = collections.defaultdict(lambda: [0, 0])
     for (path, enc, kind, bucket), det, a, ok in results:
-        keys = [("all",)] if enc.startswith("UTF-16") else [("all",), ("no16",)]
+        keys = [("all",)] if enc.startswith("UTF-16") else [("all",), ("no16",), ("b16", bucket)]
         for key in keys[1:] + [("all",), ("bucket", bucket), ("enc", enc), ("kind", kind), ("bk", bucket, kind)]:
             c = acc[(det,) + key]
             c[0] += ok
@@ -230,6 +230,8 @@ def report(samples, skipped, results, speed):
             L.append("| %s B %s (%d) | " % (b, kind, n) + " | ".join(pct(acc[(d, "bk", b, kind)]) for d in DETECTORS) + " |\n")
     for b in buckets:
         L.append("| bucket %s (%d) | " % (b, acc[("simdenc", "bucket", b)][1]) + " | ".join(pct(acc[(d, "bucket", b)]) for d in DETECTORS) + " |\n")
+    for b in buckets:
+        L.append("| bucket %s but UTF-16 (%d) | " % (b, acc[("simdenc", "b16", b)][1]) + " | ".join(pct(acc[(d, "b16", b)]) for d in DETECTORS) + " |\n")
     L.append("\n## Accuracy per encoding (%)\n")
     L.append("| truth (samples) | " + " | ".join(DETECTORS) + " |\n|---|" + "---:|" * len(DETECTORS) + "\n")
     encs = sorted({s[1] for s in samples})

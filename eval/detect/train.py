@@ -67,11 +67,11 @@ SB_LANGS = {
 }
 PRIOR = {
     "windows-1252": 0, "windows-1250": 0, "windows-1251": 0, "windows-1253": 0,
-    "windows-1254": 0, "windows-1255": 0, "windows-1256": 0, "windows-1257": 0,
-    "windows-1258": 0, "windows-874": 0, "KOI8-R": 8, "KOI8-U": 12, "IBM866": 8,
+    "windows-1254": 0, "windows-1255": 0, "windows-1256": 0, "windows-1257": 4,
+    "windows-1258": 4, "windows-874": 0, "KOI8-R": 8, "KOI8-U": 12, "IBM866": 8,
     "ISO-8859-2": 4, "ISO-8859-4": 16, "ISO-8859-5": 12, "ISO-8859-6": 8, "ISO-8859-7": 4,
     "ISO-8859-8": 4, "ISO-8859-13": 8, "ISO-8859-15": 12, "ISO-8859-16": 16,
-    "macintosh": 16, "x-mac-cyrillic": 16,
+    "macintosh": 40, "x-mac-cyrillic": 40,
 }
 # Thai: wordfreq has no Thai list; windows-874's model is uniform over the Thai letters.
 CJK_LANGS = ["zh", "ja", "ko"]
@@ -105,13 +105,13 @@ def extract():
                 w = vi_1258(w)
             s = " " + "".join(c if ord(c) >= 0x80 or c.isalpha() else " " for c in w) + " "
             for a, b in zip(s, s[1:]):
-                a = "a" if ("a" <= a <= "z") else a
-                b = "a" if ("a" <= b <= "z") else b
+                if (ord(a) < 0x80 and a != " " and not a.isalpha()) or (ord(b) < 0x80 and b != " " and not b.isalpha()):
+                    continue
                 big[(a, b)] = big.get((a, b), 0.0) + f
         with open(os.path.join(DATA, lang + ".txt"), "w", encoding="utf-8", newline="\n") as out:
             out.write("# bigrams of space-padded lowercased words from wordfreq 3.1.1 'small' %s"
-                      " (top %d words, weighted by frequency, x 1e9); 'a' = any ASCII letter,"
-                      " ' ' = word boundary. CC BY-SA 4.0, see LICENSE.\n" % (lang, TOP_WORDS))
+                      " (top %d words, weighted by frequency, x 1e9); ' ' = word"
+                      " boundary. CC BY-SA 4.0, see LICENSE.\n" % (lang, TOP_WORDS))
             for (a, b), f in sorted(big.items()):
                 n = round(f * 1e9)
                 if n > 0:
@@ -178,6 +178,7 @@ def is_letter(c):
 
 
 SCALE = 4.0  # model units per natural-log unit (i.e. a unit is a quarter of a nat)
+BAD = 60  # cost of a control character or unmapped byte (15 nats)
 
 
 def q(logp, lo=0, hi=255):
@@ -192,31 +193,49 @@ def lang_model(lang):
     """(letters, cond) for a single-byte language: `letters` the non-ASCII letters in class
     order (classes 4..), `cond[a][b]` -log P(b | a) in model units over classes."""
     if lang == "th":
+        # Uniform over the Thai letters and marks; Thai words do not touch Latin letters.
         letters = [chr(c) for c in range(0x0E01, 0x0E5C) if unicodedata.category(chr(c)) != "Cn"]
+        latin = [chr(c) for c in range(ord("a"), ord("z") + 1)]
         counts = {}
-        for a in letters + [" ", "a"]:
+        for a in letters + [" "]:
             for b in letters + [" "]:
                 counts[(a, b)] = 1.0
+        for a in latin:
+            for b in latin + [" "]:
+                counts[(a, b)] = 1.0
+            counts[(" ", a)] = 1.0
     else:
         counts = {}
         for a, b, n in read_lines(lang + ".txt"):
             counts[(chr(int(a, 16)), chr(int(b, 16)))] = float(n)
+    if lang == "he":
+        # Pointed text (niqqud): wordfreq's words are unpointed. Let a point follow any
+        # letter a fifth of the time, the letter's followers then following the point.
+        points = [chr(c) for c in range(0x05B0, 0x05C3) if unicodedata.category(chr(c)) == "Mn"]
+        extra = {}
+        for (a, b), n in counts.items():
+            if "\u05d0" <= a <= "\u05ea":
+                for p in points:
+                    extra[(a, p)] = extra.get((a, p), 0.0) + n * 0.2 / len(points)
+                    extra[(p, b)] = extra.get((p, b), 0.0) + n * 0.2 / len(points)
+        for k, v in extra.items():
+            counts[k] = counts.get(k, 0.0) + v
     uni = {}
     for (a, b), n in counts.items():
         uni[b] = uni.get(b, 0.0) + n
     total = sum(v for k, v in uni.items() if ord(k) >= 0x80)
     # Letters that are at least 1/20000 of the non-ASCII letters; the rest share the class
     # "rare letter".
-    letters = sorted((c for c, v in uni.items() if ord(c) >= 0x80 and v >= total / 20000),
-                     key=lambda c: (-uni[c], c))[:MAX_LETTERS]
+    letters = sorted((c for c, v in uni.items() if ord(c) >= 0x80 and is_letter(c) and v >= total / 20000),
+                     key=lambda c: (-uni[c], c))[:MAX_LETTERS if lang == "th" else 60]
     return letters, counts
 
 
-# Classes: 0 ASCII non-letter (space, digits, punctuation), 1 ASCII letter, 2 common non-ASCII
-# punctuation (COMMON_PUNCT), 3 rare or foreign letter, 4 any other non-ASCII symbol (box
-# drawing, mathematical signs, ...: rare in text), 5.. the language's letters; controls and
-# unmapped bytes are not a class (scored as BAD by the detector).
-N_FIXED = 5
+# Classes: 0 ASCII non-letter (space, digits, punctuation), 1..=26 ASCII letters (case folded),
+# 27 common non-ASCII punctuation (COMMON_PUNCT), 28 rare or foreign letter, 29 any other
+# non-ASCII symbol (box drawing, mathematical signs, ...: rare in text), 30.. the language's
+# letters; controls and unmapped bytes are not a class (scored as BAD by the detector).
+PUNCT, RARE_LETTER, SYMBOL, N_FIXED = 27, 28, 29, 30
 COMMON_PUNCT = set(
     "\u00a0\u00ab\u00bb\u2013\u2014\u2018\u2019\u201a\u201c\u201d\u201e\u2026\u00b7\u00b0"
     "\u00a7\u20ac\u00a9\u00ae\u2122\u00d7\u00b1\u2116\u2022\u00bf\u00a1\u00a3\u00ba\u00aa"
@@ -226,15 +245,19 @@ COMMON_PUNCT = set(
 
 def class_of(c, letters):
     if ord(c) < 0x80:
-        return 1 if c.isalpha() else 0
+        return 1 + ord(c.lower()) - ord("a") if c.isalpha() else 0
     lc = c.lower()
     if lc in letters:
         return N_FIXED + letters.index(lc)
+    # wordfreq's lists are case folded (ß → ss, ς → σ): fold as they did.
+    folded = c.casefold()
+    if folded != lc and folded[0] != c:
+        return class_of(folded[0], letters)
     if is_letter(c):
-        return 3
+        return RARE_LETTER
     if c in COMMON_PUNCT:
-        return 2
-    return 4
+        return PUNCT
+    return SYMBOL
 
 
 def cond_table(letters, counts):
@@ -248,10 +271,12 @@ def cond_table(letters, counts):
     rows = []
     for a in range(n):
         tot = sum(m[a])
-        if a in (2, 4):
+        if a in (PUNCT, SYMBOL):
             # After punctuation: mostly ASCII, then letters; another symbol is rare.
             row = [0.0] * n
-            row[0], row[1], row[2], row[3], row[4] = 0.5, 0.2, 0.01, 0.002, 0.0005
+            row[0], row[PUNCT], row[RARE_LETTER], row[SYMBOL] = 0.5, 0.01, 0.002, 0.0005
+            for b in range(1, 27):
+                row[b] = 0.2 / 26
             for b in range(N_FIXED, n):
                 row[b] = 0.25 / max(1, n - N_FIXED)
             rows.append(row)
@@ -260,9 +285,9 @@ def cond_table(letters, counts):
             rows.append([1.0 / n] * n)
             continue
         row = [(m[a][b] + tot * 1e-5) / tot for b in range(n)]
-        row[2] = max(row[2], 0.01)
-        row[3] = max(row[3], 1e-4)
-        row[4] = 1e-4
+        row[PUNCT] = max(row[PUNCT], 0.01)
+        row[RARE_LETTER] = max(row[RARE_LETTER], 1e-4)
+        row[SYMBOL] = 1e-4
         s = sum(row)
         rows.append([v / s for v in row])
     uni = [0.0] * n
@@ -271,13 +296,13 @@ def cond_table(letters, counts):
             uni[class_of(b, letters)] += v
     tot = sum(uni) or 1.0
     uni = [v / tot for v in uni]
-    uni[2] = max(uni[2], 0.02)
-    uni[3] = max(uni[3], 1e-4)
-    uni[4] = 1e-4
+    uni[PUNCT] = max(uni[PUNCT], 0.02)
+    uni[RARE_LETTER] = max(uni[RARE_LETTER], 1e-4)
+    uni[SYMBOL] = 1e-4
     for c in range(N_FIXED, n):
         uni[c] = max(uni[c], 1e-5)
-    s = sum(uni[2:])
-    unigram = [0, 0] + [q(math.log(v / s)) for v in uni[2:]]
+    s = sum(uni[PUNCT:])
+    unigram = [0] * PUNCT + [q(math.log(v / s)) for v in uni[PUNCT:]]
     return [[q(math.log(v)) for v in row] for row in rows], unigram
 
 
@@ -346,6 +371,24 @@ def generate():
     for enc, lang, ident in sb:
         out.append("    SbModel { encoding: &crate::%s_INIT, lang: &LANG_%s, classes: &CLASSES_%s, prior: %d },\n"
                    % (enc.upper().replace("-", "_"), lang.upper(), ident, PRIOR[enc]))
+    out.append("];\n\n")
+    # The unigram costs by byte, transposed (a row per byte 0x80..=0xFF, a column per
+    # candidate), so that the detector adds a byte's count times its row to all candidates
+    # at once.
+    out.append("/// Cost of an unmapped byte or a control character (15 nats).\npub(super) const BAD: u32 = %d;\n\n" % BAD)
+    out.append("/// `UNIGRAM_BY_BYTE[b - 0x80][i]`: the unigram cost of byte `b` in `SINGLE_BYTE[i]`.\n")
+    out.append("pub(super) static UNIGRAM_BY_BYTE: [[u8; %d]; 128] = [\n" % len(sb))
+    unigrams = {lang: cond_table(*lang_model(lang))[1] for lang in SB_LANGS}
+    class_tables = {}
+    for enc, lang, ident in sb:
+        dec = single_byte_decoder(enc)
+        class_tables[ident] = [255 if dec.get(b) is None or 0x80 <= ord(dec[b]) < 0xA0 else class_of(dec[b], langs[lang]) for b in range(0x80, 0x100)]
+    for b in range(128):
+        row = []
+        for enc, lang, ident in sb:
+            c = class_tables[ident][b]
+            row.append(BAD if c == 255 else unigrams[lang][c])
+        out.append("    [" + ", ".join(str(v) for v in row) + "],\n")
     out.append("];\n\n")
 
     # CJK: dense score tables over (lead - 0x81) * 191 + (trail - 0x40).

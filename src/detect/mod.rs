@@ -52,22 +52,28 @@
 //!
 //! Trained from word frequencies (the `wordfreq` package's lists, CC BY-SA 4.0; see
 //! `tables/detect/README.md`), generated into `model.rs` by `eval/detect/train.py`:
-//! - per language of the single-byte encodings, a bigram model over character classes
-//!   (ASCII non-letter, ASCII letter, non-ASCII symbol, rare letter, and each of up to 60
-//!   frequent non-ASCII letters, case folded): `-log P(class | previous class)`, and the
-//!   classes' unigram costs. A candidate is an (encoding, language) pair; its byte → class
-//!   table comes from the standard's index of the encoding. Thai has no word list there:
-//!   windows-874's model is uniform over the Thai letters.
+//! - per language of the single-byte encodings (35 of them), a bigram model over character
+//!   classes: ASCII non-letter, each ASCII letter, common non-ASCII punctuation (« » – ° €
+//!   NBSP ...), other non-ASCII symbols (box drawing, ...), rare letter, and each of up to 60
+//!   frequent non-ASCII letters, all case folded as the word lists are (ß as `s`, ς as σ):
+//!   `-log P(class | previous class)`, and the classes' unigram costs. A candidate is an
+//!   (encoding, language) pair, 80 of them; its byte → class table comes from the
+//!   standard's index of the encoding. Thai has no word list there: windows-874's model is
+//!   uniform over the Thai letters and marks. Hebrew's adds vowel points (the word lists
+//!   are unpointed).
 //! - per multi-byte encoding, `-log P(character)` of the 4000 most frequent characters of its
 //!   language (Chinese for GBK and Big5, through the traditional → simplified mapping for
 //!   Big5; Japanese; Korean), by two-byte code.
 //!
 //! Scoring (all costs in units of 1/4 nat, smaller is better): single-byte candidates are
-//! ranked by the unigram cost of their non-ASCII bytes, the best few are then scored with
-//! the bigram model over every pair of adjacent bytes at least one of which is non-ASCII;
-//! multi-byte candidates cost their characters' `-log P` and a fixed cost per malformed
-//! sequence. Controls (C1 controls, unmapped bytes) cost a lot for every encoding. Rarer
-//! encodings carry a small fixed prior cost, so that windows-125x wins ties.
+//! ranked by the unigram cost of their non-ASCII bytes; those within 6 nats or an eighth of
+//! the best (at most 12, at least 2) are scored with the bigram model over every pair of
+//! adjacent bytes at least one of which is non-ASCII; multi-byte candidates cost their
+//! characters' `-log P`, plus fixed costs for half-width katakana, JIS X 0212, HKSCS rows
+//! and gb18030's four-byte sequences, and for each malformed sequence. Controls (C1
+//! controls, unmapped bytes) cost 15 nats in every encoding. Rarer encodings carry a small
+//! fixed prior cost (1 to 10 nats; `PRIOR` in `train.py`), so that the windows-125x win
+//! ties.
 //!
 //! # Bounded work
 //!
@@ -84,12 +90,23 @@
 //! references (`&` … `;`, at most 32 bytes) are left out of the scoring (each counts as one
 //! space); UTF-8 validity and UTF-16 are still judged on the raw bytes.
 
+#[rustfmt::skip]
 mod model;
 mod score;
 
 use crate::Encoding;
 use alloc::vec::Vec;
 
+/// What the bytes are (shared with [`crate::sniff`]): with [`Markup::Html`] the detector skips
+/// markup when scoring.
+///
+/// ```
+/// use simdenc::detect::{guess, Markup};
+/// // Only the text between the tags is scored.
+/// let (page, _, _) = simdenc::WINDOWS_1253
+///     .encode("<html><body><p>Η Αθήνα είναι η πρωτεύουσα της Ελλάδας.</p></body></html>");
+/// assert_eq!(guess(&page, Markup::Html).encoding, simdenc::WINDOWS_1253);
+/// ```
 pub use crate::sniff::Markup;
 
 /// The detector's answer.
@@ -232,8 +249,9 @@ impl Detector {
             self.head.extend_from_slice(&bytes[..n]);
         }
         let ascii = Encoding::ascii_valid_up_to(bytes);
-        if !self.iso2022 {
-            self.scan_escapes(bytes);
+        // ISO-2022-JP is all ASCII: no need to look for its escapes after a byte above 0x7F.
+        if !self.iso2022 && self.raw_non_ascii == 0 {
+            self.scan_escapes(&bytes[..ascii]);
         }
         if ascii < bytes.len() {
             self.raw_non_ascii += count_non_ascii(&bytes[ascii..]);
@@ -275,9 +293,8 @@ impl Detector {
         if self.utf8_ok {
             // Each further two-byte sequence makes an accidental UTF-8 reading of legacy
             // text less likely.
-            let n = self.raw_non_ascii.min(64) as i32;
-            // 0.6^n by multiplication: `powi` needs std.
-            let confidence = 1.0 - 0.5 * (0..n).fold(1.0f32, |p, _| p * 0.6);
+            let doubt = (0..self.raw_non_ascii.min(64)).fold(0.5f32, |d, _| d * 0.6);
+            let confidence = 1.0 - doubt;
             return Guess {
                 encoding: crate::UTF_8,
                 confidence,
@@ -289,6 +306,15 @@ impl Detector {
     fn scan_escapes(&mut self, bytes: &[u8]) {
         // States: 0 nothing, 1 after ESC, 2 after ESC $, 3 after ESC (.
         let mut s = self.esc_state;
+        let mut bytes = bytes;
+        if s == 0 {
+            // Most input has no ESC at all: `contains` is core's memchr.
+            if !bytes.contains(&0x1B) {
+                return;
+            }
+            let at = bytes.iter().position(|&b| b == 0x1B).unwrap_or(bytes.len());
+            bytes = &bytes[at..];
+        }
         for &b in bytes {
             s = match (s, b) {
                 (_, 0x1B) => 1,
@@ -389,10 +415,45 @@ impl Detector {
     }
 
     fn push_html(&mut self, bytes: &[u8]) {
-        for &b in bytes {
+        let mut i = 0;
+        while i < bytes.len() {
             if self.seen_enough() {
                 return;
             }
+            // Skip what cannot change the state: in text, ASCII other than `<` and `&` (kept
+            // as the run's first and last byte); in a tag, anything but `>`; in a comment,
+            // anything but `-`.
+            match self.html {
+                Html::Data => {
+                    let n = find_data_stop(&bytes[i..]);
+                    if n >= 2 {
+                        self.push_byte(bytes[i]);
+                        self.push_byte(bytes[i + n - 1]);
+                        self.ascii_run += n - 2;
+                    } else if n == 1 {
+                        self.push_byte(bytes[i]);
+                    }
+                    i += n;
+                    if i == bytes.len() {
+                        return;
+                    }
+                }
+                Html::Tag => {
+                    i += find_byte(&bytes[i..], b'>');
+                    if i == bytes.len() {
+                        return;
+                    }
+                }
+                Html::Comment => {
+                    i += find_byte(&bytes[i..], b'-');
+                    if i == bytes.len() {
+                        return;
+                    }
+                }
+                _ => {}
+            }
+            let b = bytes[i];
+            i += 1;
             self.html = match (self.html, b) {
                 (Html::Data, b'<') => Html::Lt,
                 (Html::Data, b'&') => Html::Reference(0),
@@ -449,6 +510,53 @@ impl Detector {
     }
 }
 
+/// Eight copies of `b`.
+const fn splat(b: u8) -> u64 {
+    u64::from_ne_bytes([b; 8])
+}
+
+/// The high bit of each byte of `word` that is zero (exact for the lowest such byte, which is
+/// all the callers use).
+const fn zero_bytes(word: u64) -> u64 {
+    word.wrapping_sub(splat(1)) & !word & splat(0x80)
+}
+
+/// Index of the first byte of `bytes` that `stop` flags (a word of eight bytes in memory
+/// order → the high bit of each flagged byte), or `bytes.len()`.
+#[inline(always)]
+fn find_by(bytes: &[u8], stop: impl Fn(u64) -> u64, scalar: impl Fn(u8) -> bool) -> usize {
+    let mut chunks = bytes.chunks_exact(8);
+    let mut at = 0;
+    for chunk in &mut chunks {
+        let mut word = [0u8; 8];
+        word.copy_from_slice(chunk);
+        let flags = stop(u64::from_le_bytes(word));
+        if flags != 0 {
+            return at + (flags.trailing_zeros() / 8) as usize;
+        }
+        at += 8;
+    }
+    at + chunks
+        .remainder()
+        .iter()
+        .position(|&b| scalar(b))
+        .unwrap_or(chunks.remainder().len())
+}
+
+/// Index of the first `needle` in `bytes`, or `bytes.len()`.
+fn find_byte(bytes: &[u8], needle: u8) -> usize {
+    find_by(bytes, |w| zero_bytes(w ^ splat(needle)), |b| b == needle)
+}
+
+/// Index of the first byte of `bytes` that is `<`, `&` or above 0x7F, or `bytes.len()`.
+fn find_data_stop(bytes: &[u8]) -> usize {
+    find_by(
+        bytes,
+        |w| zero_bytes(w ^ splat(b'<')) | zero_bytes(w ^ splat(b'&')) | (w & splat(0x80)),
+        |b| b == b'<' || b == b'&' || b >= 0x80,
+    )
+}
+
 /// Bytes above 0x7F in `bytes`.
 fn count_non_ascii(bytes: &[u8]) -> u64 {
     // Summed per chunk so that the compiler vectorises the inner loop.
@@ -496,13 +604,15 @@ fn utf8_incomplete_ok(seq: &[u8]) -> bool {
 
 /// A language of the single-byte encodings (generated in `model.rs`).
 struct LangModel {
-    #[allow(dead_code)]
+    /// Its code (ISO 639-1; read by `tests::explain`).
+    #[cfg_attr(not(test), allow(dead_code))]
     name: &'static str,
     /// Number of classes.
     classes: usize,
     /// `-log P(b | a)` at `a * classes + b`.
     bigram: &'static [u8],
-    /// `-log P(class | not ASCII)`.
+    /// `-log P(class | not ASCII)` (scoring reads it transposed, `model::UNIGRAM_BY_BYTE`).
+    #[cfg_attr(not(test), allow(dead_code))]
     unigram: &'static [u8],
 }
 

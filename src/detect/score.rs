@@ -1,20 +1,27 @@
 //! Scoring the candidates (the module docs, "Models", say what the costs are).
 
-use super::model::{CJK_BIG5, CJK_EUC_JP, CJK_EUC_KR, CJK_GBK, CJK_SHIFT_JIS, SCALE, SINGLE_BYTE};
+use super::model::{
+    BAD, CJK_BIG5, CJK_EUC_JP, CJK_EUC_KR, CJK_GBK, CJK_SHIFT_JIS, SCALE, SINGLE_BYTE, UNIGRAM_BY_BYTE,
+};
 use super::{CjkModel, Guess, SbModel};
 use crate::Encoding;
 
-/// Cost of a control character or unmapped byte (15 nats).
-const BAD: u32 = 60;
 /// Cost of a malformed multi-byte sequence (20 nats).
 const ERR: u32 = 80;
 /// Cost of a half-width katakana (Shift_JIS single byte, EUC-JP `0x8E` pair).
-const KANA: u32 = 32;
+const KANA: u32 = 48;
 /// Extra cost of a character outside the main repertoire: JIS X 0212 (EUC-JP `0x8F`),
 /// Big5's HKSCS rows, gb18030's four-byte sequences.
 const RARE: u32 = 40;
-/// How many single-byte candidates the bigram model scores after the unigram ranking.
-const BIGRAM_CANDIDATES: usize = 4;
+/// At most how many single-byte candidates the bigram model scores after the unigram
+/// ranking: those within 6 nats or an eighth (whichever is more) of the best unigram cost,
+/// and at least two. Short inputs leave many candidates that close, long ones few; the
+/// eighth lets through a language whose text departs from its word lists' letter
+/// frequencies (pointed Hebrew, say) but whose bigrams still fit.
+const BIGRAM_CANDIDATES: usize = 12;
+const UNIGRAM_MARGIN: u32 = 6 * SCALE;
+/// How far above the best cost so far a candidate's bigram scoring stops (30 nats).
+const GIVE_UP: u32 = 30 * SCALE;
 /// Divides cost differences (in model units) for the confidence: tempers the models'
 /// over-confidence (bigram models treat neighbouring bytes as independent evidence).
 const TEMPER: f32 = (4 * SCALE) as f32;
@@ -33,7 +40,7 @@ pub(super) fn utf16(head: &[u8]) -> Option<Guess> {
     }
     let le = utf16_plausibility(head, false);
     let be = utf16_plausibility(head, true);
-    let (encoding, (good, bad, units)) = if le.0 >= be.0 {
+    let (encoding, (good, bad, units, _)) = if le.0 + le.3 >= be.0 + be.3 {
         (crate::UTF_16LE, le)
     } else {
         (crate::UTF_16BE, be)
@@ -47,9 +54,12 @@ pub(super) fn utf16(head: &[u8]) -> Option<Guess> {
     })
 }
 
-/// (plausible units, impossible units, units) of `bytes` read as UTF-16.
-fn utf16_plausibility(bytes: &[u8], be: bool) -> (usize, usize, usize) {
-    let (mut good, mut bad, mut units) = (0, 0, 0);
+/// (plausible units, impossible units, units, units in the same 256-unit block as the
+/// previous one) of `bytes` read as UTF-16: text keeps to a script, so the right byte order
+/// repeats its high bytes.
+fn utf16_plausibility(bytes: &[u8], be: bool) -> (usize, usize, usize, usize) {
+    let (mut good, mut bad, mut units, mut same) = (0, 0, 0, 0);
+    let mut prev_high = 0u16;
     let mut pending_lead = false;
     for pair in bytes.chunks_exact(2) {
         let u = if be {
@@ -58,6 +68,8 @@ fn utf16_plausibility(bytes: &[u8], be: bool) -> (usize, usize, usize) {
             u16::from_le_bytes([pair[0], pair[1]])
         };
         units += 1;
+        same += usize::from(u >> 8 == prev_high);
+        prev_high = u >> 8;
         let lead = (0xD800..0xDC00).contains(&u);
         let trail = (0xDC00..0xE000).contains(&u);
         if pending_lead {
@@ -97,62 +109,16 @@ fn utf16_plausibility(bytes: &[u8], be: bool) -> (usize, usize, usize) {
             good += 1;
         }
     }
-    (good, bad, units)
+    (good, bad, units, same)
 }
+
+/// Costs of the candidates scored in full: the best single-byte ones, then the multi-byte
+/// ones (GBK or gb18030, Big5, EUC-KR, EUC-JP, Shift_JIS); `u32::MAX` for a missing one.
+pub(super) type Costs = [(u32, &'static Encoding); BIGRAM_CANDIDATES + 5];
 
 /// The best legacy encoding for `text` (markup removed, ASCII runs cut).
 pub(super) fn legacy(text: &[u8]) -> Guess {
-    let mut hist = [0u32; 128];
-    for &b in text {
-        if b >= 0x80 {
-            hist[usize::from(b - 0x80)] += 1;
-        }
-    }
-    let present: ([u8; 128], usize) = {
-        let mut list = [0u8; 128];
-        let mut n = 0;
-        for (i, &c) in hist.iter().enumerate() {
-            if c > 0 {
-                list[n] = i as u8;
-                n += 1;
-            }
-        }
-        (list, n)
-    };
-    let present = &present.0[..present.1];
-
-    // Stage 1: unigram costs of every single-byte candidate; keep the best few.
-    let mut best: [(u32, usize); BIGRAM_CANDIDATES] = [(u32::MAX, 0); BIGRAM_CANDIDATES];
-    for (i, m) in SINGLE_BYTE.iter().enumerate() {
-        let mut cost = m.prior;
-        for &b in present {
-            let class = m.classes[usize::from(b)];
-            let c = if class == 255 {
-                BAD
-            } else {
-                u32::from(m.lang.unigram[usize::from(class)])
-            };
-            cost += c * hist[usize::from(b)];
-        }
-        insert_best(&mut best, (cost, i));
-    }
-
-    // Stage 2: bigram costs of those; the multi-byte candidates.
-    let mut results: [(u32, &'static Encoding); BIGRAM_CANDIDATES + 5] =
-        [(u32::MAX, crate::WINDOWS_1252); BIGRAM_CANDIDATES + 5];
-    for (slot, &(cost, i)) in results.iter_mut().zip(best.iter()) {
-        if cost != u32::MAX {
-            let m = &SINGLE_BYTE[i];
-            *slot = (m.prior.saturating_add(bigram_cost(text, m)), m.encoding);
-        }
-    }
-    let cjk = &mut results[BIGRAM_CANDIDATES..];
-    cjk[0] = gbk_cost(text, &CJK_GBK);
-    cjk[1] = (big5_cost(text, &CJK_BIG5), crate::BIG5);
-    cjk[2] = (euc_kr_cost(text, &CJK_EUC_KR), crate::EUC_KR);
-    cjk[3] = (euc_jp_cost(text, &CJK_EUC_JP), crate::EUC_JP);
-    cjk[4] = (shift_jis_cost(text, &CJK_SHIFT_JIS), crate::SHIFT_JIS);
-
+    let results = legacy_costs(text);
     let (best_cost, encoding) = results
         .iter()
         .copied()
@@ -176,6 +142,67 @@ pub(super) fn legacy(text: &[u8]) -> Guess {
     }
 }
 
+/// The costs `legacy` chooses from.
+pub(super) fn legacy_costs(text: &[u8]) -> Costs {
+    let mut hist = [0u32; 128];
+    for &b in text {
+        if b >= 0x80 {
+            hist[usize::from(b - 0x80)] += 1;
+        }
+    }
+    let present: ([u8; 128], usize) = {
+        let mut list = [0u8; 128];
+        let mut n = 0;
+        for (i, &c) in hist.iter().enumerate() {
+            if c > 0 {
+                list[n] = i as u8;
+                n += 1;
+            }
+        }
+        (list, n)
+    };
+    let present = &present.0[..present.1];
+
+    // Stage 1: unigram costs of every single-byte candidate (all at once: the compiler
+    // vectorises the inner loop over the candidates); keep the best few.
+    let mut unigram = [0u32; SINGLE_BYTE.len()];
+    for &b in present {
+        let n = hist[usize::from(b)];
+        for (acc, &c) in unigram.iter_mut().zip(UNIGRAM_BY_BYTE[usize::from(b)].iter()) {
+            *acc += u32::from(c) * n;
+        }
+    }
+    let mut best: [(u32, usize); BIGRAM_CANDIDATES] = [(u32::MAX, 0); BIGRAM_CANDIDATES];
+    for (i, (m, &cost)) in SINGLE_BYTE.iter().zip(unigram.iter()).enumerate() {
+        insert_best(&mut best, (m.prior + cost, i));
+    }
+
+    // Stage 2: the multi-byte candidates, then the bigram costs of the single-byte ones, in
+    // the unigram ranking's order, each abandoned once it is `GIVE_UP` above the best cost
+    // so far (its cost is then a lower bound, which only matters to the confidence, by less
+    // than e^-7).
+    let mut results: [(u32, &'static Encoding); BIGRAM_CANDIDATES + 5] =
+        [(u32::MAX, crate::WINDOWS_1252); BIGRAM_CANDIDATES + 5];
+    let cjk = &mut results[BIGRAM_CANDIDATES..];
+    cjk[0] = gbk_cost(text, &CJK_GBK);
+    cjk[1] = (big5_cost(text, &CJK_BIG5), crate::BIG5);
+    cjk[2] = (euc_kr_cost(text, &CJK_EUC_KR), crate::EUC_KR);
+    cjk[3] = (euc_jp_cost(text, &CJK_EUC_JP), crate::EUC_JP);
+    cjk[4] = (shift_jis_cost(text, &CJK_SHIFT_JIS), crate::SHIFT_JIS);
+    let mut best_cost = cjk.iter().map(|r| r.0).min().unwrap_or(u32::MAX);
+    let limit = best[0].0.saturating_add(UNIGRAM_MARGIN.max(best[0].0 / 8));
+    for (k, (slot, &(cost, i))) in results.iter_mut().zip(best.iter()).enumerate() {
+        if cost != u32::MAX && (k < 2 || cost <= limit) {
+            let m = &SINGLE_BYTE[i];
+            let give_up = best_cost.saturating_add(GIVE_UP).saturating_sub(m.prior);
+            let c = m.prior.saturating_add(bigram_cost(text, m, give_up));
+            best_cost = best_cost.min(c);
+            *slot = (c, m.encoding);
+        }
+    }
+    results
+}
+
 /// `e^-x` for `x >= 0` (core has no `exp`): by halving into `[0, 1/16)` and a Taylor series.
 fn exp_neg(x: f32) -> f32 {
     let mut k = 0;
@@ -189,6 +216,41 @@ fn exp_neg(x: f32) -> f32 {
         r *= r;
     }
     r
+}
+
+/// Every single-byte candidate's unigram and bigram costs (for `tests::explain`).
+#[cfg(test)]
+pub(super) fn single_byte_costs(text: &[u8]) -> alloc::vec::Vec<(u32, u32, &'static str, &'static str)> {
+    let mut v: alloc::vec::Vec<_> = SINGLE_BYTE
+        .iter()
+        .map(|m| {
+            let uni: u32 = text
+                .iter()
+                .filter(|&&b| b >= 0x80)
+                .map(|&b| {
+                    let class = m.classes[usize::from(b - 0x80)];
+                    if class == 255 {
+                        BAD
+                    } else {
+                        u32::from(m.lang.unigram[usize::from(class)])
+                    }
+                })
+                .sum();
+            (
+                m.prior + uni,
+                m.prior + bigram_cost(text, m, u32::MAX),
+                m.encoding.name(),
+                m.lang.name,
+            )
+        })
+        .collect();
+    v.sort();
+    v
+}
+
+#[cfg(test)]
+pub(super) fn exp_neg_for_tests(x: f32) -> f32 {
+    exp_neg(x)
 }
 
 /// Keeps the `BIGRAM_CANDIDATES` lowest costs, sorted.
@@ -206,34 +268,51 @@ fn insert_best(best: &mut [(u32, usize); BIGRAM_CANDIDATES], item: (u32, usize))
 
 /// The bigram cost of `text` in a single-byte candidate: every pair of adjacent bytes one
 /// of which is above 0x7F.
-fn bigram_cost(text: &[u8], m: &SbModel) -> u32 {
+fn bigram_cost(text: &[u8], m: &SbModel, give_up: u32) -> u32 {
     let n = m.lang.classes;
     let table = m.lang.bigram;
     let class = |b: u8| -> u8 {
         if b >= 0x80 {
             m.classes[usize::from(b - 0x80)]
         } else {
-            u8::from(b.is_ascii_alphabetic())
+            ASCII_CLASS[usize::from(b)]
         }
     };
     let mut cost = 0u32;
     let mut prev_byte = b' ';
     let mut prev = 0u8;
-    for &b in text {
-        let c = class(b);
-        if b >= 0x80 || prev_byte >= 0x80 {
-            if c == 255 {
-                cost += BAD;
-            } else {
-                let a = if prev == 255 { 0 } else { usize::from(prev) };
-                cost += u32::from(table.get(a * n + usize::from(c)).copied().unwrap_or(255));
+    for chunk in text.chunks(64) {
+        for &b in chunk {
+            let c = class(b);
+            if b >= 0x80 || prev_byte >= 0x80 {
+                if c == 255 {
+                    cost += BAD;
+                } else {
+                    let a = if prev == 255 { 0 } else { usize::from(prev) };
+                    cost += u32::from(table.get(a * n + usize::from(c)).copied().unwrap_or(255));
+                }
             }
+            prev = c;
+            prev_byte = b;
         }
-        prev = c;
-        prev_byte = b;
+        if cost > give_up {
+            break;
+        }
     }
     cost
 }
+
+/// Classes of the ASCII bytes: 0 for non-letters, 1..=26 for the letters, case folded.
+static ASCII_CLASS: [u8; 128] = {
+    let mut t = [0u8; 128];
+    let mut b = 0;
+    while b < 26 {
+        t[b'a' as usize + b] = 1 + b as u8;
+        t[b'A' as usize + b] = 1 + b as u8;
+        b += 1;
+    }
+    t
+};
 
 /// Two-byte code of a (lead, trail) pair as the multi-byte models index them.
 #[inline]
@@ -264,7 +343,7 @@ fn gbk_cost(text: &[u8], m: &CjkModel) -> (u32, &'static Encoding) {
         } else if (0x30..=0x39).contains(&t) {
             match (text.get(i + 2), text.get(i + 3)) {
                 (Some(0x81..=0xFE), Some(0x30..=0x39)) => {
-                    cost += RARE * 2;
+                    cost += RARE;
                     four = true;
                     i += 4;
                 }

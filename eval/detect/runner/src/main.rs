@@ -21,7 +21,11 @@ fn chardetng(bytes: &[u8]) -> &'static str {
 }
 
 fn simdenc(bytes: &[u8], html: bool) -> &'static str {
-    let markup = if html { simdenc::detect::Markup::Html } else { simdenc::detect::Markup::Text };
+    let markup = if html {
+        simdenc::detect::Markup::Html
+    } else {
+        simdenc::detect::Markup::Text
+    };
     simdenc::detect::guess(bytes, markup).encoding.name()
 }
 
@@ -40,8 +44,9 @@ fn encoding_for(answer: &str) -> Option<&'static simdenc::Encoding> {
         "tis-620" | "iso-8859-11" | "cp874" => "windows-874",
         "utf-16" | "utf-16le" => "utf-16le",
         "utf-8-sig" => "utf-8",
-        "cp1250" | "cp1251" | "cp1252" | "cp1253" | "cp1254" | "cp1255" | "cp1256" | "cp1257"
-        | "cp1258" => return simdenc::Encoding::for_label(format!("windows-{}", &a[2..]).as_bytes()),
+        "cp1250" | "cp1251" | "cp1252" | "cp1253" | "cp1254" | "cp1255" | "cp1256" | "cp1257" | "cp1258" => {
+            return simdenc::Encoding::for_label(format!("windows-{}", &a[2..]).as_bytes());
+        }
         "cp866" => "ibm866",
         "latin-1" | "latin1" => "iso-8859-1",
         "none" | "" => return None,
@@ -77,7 +82,11 @@ fn main() {
                     for _ in 0..5 {
                         let t = Instant::now();
                         for (bytes, html) in samples {
-                            let name = if det == "simdenc" { simdenc(bytes, *html) } else { chardetng(bytes) };
+                            let name = if det == "simdenc" {
+                                simdenc(bytes, *html)
+                            } else {
+                                chardetng(bytes)
+                            };
                             std::hint::black_box(name);
                         }
                         best = best.min(t.elapsed().as_secs_f64());
