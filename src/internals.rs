@@ -67,19 +67,19 @@ forward! {
 }
 
 impl KernelTable {
-    /// The `pairs_to_utf8` kernel of this level, with the decoder tables of `cjk`.
-    pub fn pairs_to_utf8(&self, src: &[u8], cjk: &CjkTables, dst: &mut [u8]) -> (usize, usize) {
-        self.0.pairs_to_utf8(src, cjk.pairs, crate::simd::as_out(dst))
+    /// The `cjk_to_utf8` kernel of this level, with the decoder tables of `cjk`.
+    pub fn cjk_to_utf8(&self, src: &[u8], cjk: &CjkTables, dst: &mut [u8]) -> (usize, usize) {
+        self.0.cjk_to_utf8(src, cjk.pairs, crate::simd::as_out(dst))
     }
 
-    /// The `pairs_to_utf16` kernel of this level, with the decoder tables of `cjk`.
-    pub fn pairs_to_utf16(&self, src: &[u8], cjk: &CjkTables, dst: &mut [u16]) -> (usize, usize) {
-        self.0.pairs_to_utf16(src, cjk.pairs, dst)
+    /// The `cjk_to_utf16` kernel of this level, with the decoder tables of `cjk`.
+    pub fn cjk_to_utf16(&self, src: &[u8], cjk: &CjkTables, dst: &mut [u16]) -> (usize, usize) {
+        self.0.cjk_to_utf16(src, cjk.pairs, dst)
     }
 
-    /// The `units_to_bytes` kernel of this level, with the encoder tables of `cjk`.
-    pub fn units_to_bytes(&self, src: &[u16], cjk: &CjkTables, dst: &mut [u8]) -> (usize, usize) {
-        self.0.units_to_bytes(src, cjk.encode, crate::simd::as_out(dst))
+    /// The `utf16_to_legacy` kernel of this level, with an encoder's tables.
+    pub fn utf16_to_legacy(&self, src: &[u16], tables: &LegacyTables, dst: &mut [u8]) -> (usize, usize) {
+        self.0.utf16_to_legacy(src, &tables.0, crate::simd::as_out(dst))
     }
 
     /// The table of `level`, if this CPU supports it.
@@ -104,8 +104,8 @@ pub fn single_byte_table(encoding: &'static crate::Encoding) -> Option<&'static 
     }
 }
 
-/// A two-byte CJK encoding's tables as the `pairs_to_*` (decoder) and `units_to_bytes`
-/// (encoder) kernels take them.
+/// A two-byte CJK encoding's tables as the `cjk_to_*` (decoder) and `utf16_to_legacy`
+/// (encoder, [`CjkTables::legacy`]) kernels take them.
 ///
 /// ```
 /// use simdenc::cpu::Level;
@@ -113,7 +113,7 @@ pub fn single_byte_table(encoding: &'static crate::Encoding) -> Option<&'static 
 /// let scalar = KernelTable::for_level(Level::Scalar).unwrap();
 /// let sjis = cjk_tables().into_iter().find(|t| t.encoding() == simdenc::SHIFT_JIS).unwrap();
 /// let mut out = [0u8; 8];
-/// assert_eq!(scalar.pairs_to_utf8(b"a\x82\xa0", &sjis, &mut out), (3, 4));
+/// assert_eq!(scalar.cjk_to_utf8(b"a\x82\xa0", &sjis, &mut out), (3, 4));
 /// assert_eq!(&out[..4], "aあ".as_bytes());
 /// ```
 #[derive(Clone, Copy)]
@@ -134,7 +134,41 @@ impl CjkTables {
     pub fn encoding(&self) -> &'static crate::Encoding {
         self.encoding
     }
+
+    /// The encoder's tables, for `utf16_to_legacy`.
+    pub fn legacy(&self) -> LegacyTables {
+        LegacyTables(*self.encode)
+    }
 }
+
+/// An encoder's tables as the `utf16_to_legacy` kernel takes them: a CJK encoding's
+/// ([`CjkTables::legacy`]) or a single-byte one's ([`single_byte_legacy_tables`]).
+#[derive(Clone, Copy)]
+pub struct LegacyTables(EncodeTables);
+
+impl core::fmt::Debug for LegacyTables {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.write_str("LegacyTables")
+    }
+}
+
+/// The single-byte encoder's tables of `encoding` as `utf16_to_legacy` takes them (as the
+/// encoder builds them), or `None` if `encoding` is not single-byte (x-user-defined's encoder
+/// has no tables).
+pub fn single_byte_legacy_tables(encoding: &'static crate::Encoding) -> Option<LegacyTables> {
+    match encoding.kind() {
+        crate::encoding::Kind::SingleByte(t) => Some(LegacyTables(EncodeTables {
+            pages: t.enc_pages,
+            blocks: crate::simd::Lookup::U8(t.enc_blocks),
+            declined: [(0xFFFF, 0); 5],
+        })),
+        _ => None,
+    }
+}
+
+/// The number of gb18030's four-byte pointers below the astral planes, which the CJK decode
+/// kernels decode (index gb18030 ranges: U+0080..=U+FFFF).
+pub const FOUR_BYTE_POINTERS: usize = crate::simd::FOUR_BYTE_POINTERS;
 
 /// The tables of Shift_JIS, EUC-JP, EUC-KR, GBK, gb18030 and Big5.
 pub fn cjk_tables() -> Vec<CjkTables> {

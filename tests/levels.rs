@@ -1,8 +1,9 @@
 //! The engine against `spec` at every SIMD level this CPU supports, through the public API,
 //! with the level forced globally (`cpu::force`), plus the UTF-8 kernels against std, and
-//! every kernel of every level against the scalar kernels (`levels/kernels.rs` and the
+//! every kernel of every level against the scalar kernels: the sweeps of `levels/sweeps.rs`
+//! (one table, `SWEEPS`, the kernel tests of every level), `levels/kernels.rs` and the
 //! transcoders below, through `simdenc::internals`, which the dev-dependency on this crate
-//! itself enables).
+//! itself enables. Levels of this architecture that the CPU lacks are reported as skipped.
 //!
 //! This test has no libtest harness (`harness = false`): it runs in the main thread, because
 //! under qemu-aarch64 on the CI machines no thread can be started (qemu 7.2 hangs in
@@ -12,6 +13,10 @@
 mod common;
 #[path = "levels/kernels.rs"]
 mod kernels;
+#[path = "levels/sweeps.rs"]
+mod sweeps;
+#[path = "levels/transcode.rs"]
+mod transcode;
 
 use common::{Rng, check_decode, check_encode, random_splits};
 use simdenc::cpu::{self, Level};
@@ -72,12 +77,50 @@ fn main() {
         println!("level {level}: ok");
     }
     passed += kernels::every_kernel_equals_scalar(quick);
+    passed += run_sweeps();
     cpu::force(cpu::detected()).expect("detected level");
     println!(
         "levels: {}",
         levels.iter().map(|l| l.name()).collect::<Vec<_>>().join(", ")
     );
     println!("{passed} passed, 0 failed");
+}
+
+/// The kernel sweeps (`levels/sweeps.rs`), each at every level; says which levels this CPU
+/// lacks, whose kernels are not checked here. `SIMDENC_SWEEPS=a,b` runs only the sweeps
+/// whose names contain `a` or `b`.
+fn run_sweeps() -> usize {
+    let this_arch = |l: Level| match l {
+        Level::Sse2 | Level::Avx2 | Level::Avx512 => cfg!(target_arch = "x86_64"),
+        Level::Neon => cfg!(target_arch = "aarch64"),
+        _ => false,
+    };
+    let missing: Vec<&str> = Level::ALL
+        .into_iter()
+        .filter(|&l| !l.is_supported() && this_arch(l))
+        .map(|l| l.name())
+        .collect();
+    if !missing.is_empty() {
+        println!(
+            "kernel sweeps SKIPPED at {} (not supported by this CPU)",
+            missing.join(", ")
+        );
+    }
+    let only = std::env::var("SIMDENC_SWEEPS").ok();
+    let mut ran = 0;
+    for &(name, sweep) in sweeps::SWEEPS {
+        if only
+            .as_deref()
+            .is_some_and(|o| !o.split(',').any(|p| name.contains(p)))
+        {
+            continue;
+        }
+        let start = std::time::Instant::now();
+        sweep();
+        println!("sweep {name}: ok ({:.1} s)", start.elapsed().as_secs_f64());
+        ran += 1;
+    }
+    ran
 }
 
 /// Encoded text with errors sprinkled in, padded with ASCII (0..64 bytes each side).

@@ -3,7 +3,7 @@
 //!
 //! Header: `[0]` kernel, `[1]` source offset (alignment), `[2]` destination offset, `[3]`
 //! bit 0 big-endian (UTF-16 byte kernels), bit 1 raw UTF-16 payload, bits 2–7 single-byte
-//! encoding (or CJK encoding, for the pair and `units_to_bytes` kernels), `[4..6]` and `[6]` destination length, `[4..8]` PRNG seed. Payload: the input.
+//! encoding (or CJK encoding, for the CJK decode and `utf16_to_legacy` kernels), `[4..6]` and `[6]` destination length, `[4..8]` PRNG seed. Payload: the input.
 //!
 //! Sources sit at the end of an allocation of exactly the right size and destinations too, so
 //! AddressSanitizer sees any access past either. Beyond equality with scalar, what every
@@ -39,9 +39,9 @@ const KERNELS: [&str; 15] = [
     "single_byte_to_utf8",
     "utf16_bytes_to_utf16",
     "utf16_bytes_to_utf8",
-    "pairs_to_utf8",
-    "pairs_to_utf16",
-    "units_to_bytes",
+    "cjk_to_utf8",
+    "cjk_to_utf16",
+    "utf16_to_legacy",
 ];
 
 /// The parameters of one call, shared by every level.
@@ -144,15 +144,15 @@ fn call(k: KernelTable, c: &Case<'_>, canary: usize) -> Out {
             Out::ReadWritten8(r, n, out)
         }
         12 => {
-            let (r, n, out) = with_dst(c, b, |d| k.pairs_to_utf8(src, &c.cjk, d));
+            let (r, n, out) = with_dst(c, b, |d| k.cjk_to_utf8(src, &c.cjk, d));
             Out::ReadWritten8(r, n, out)
         }
         13 => {
-            let (r, n, out) = with_dst(c, w, |d| k.pairs_to_utf16(src, &c.cjk, d));
+            let (r, n, out) = with_dst(c, w, |d| k.cjk_to_utf16(src, &c.cjk, d));
             Out::ReadWritten16(r, n, out)
         }
         _ => {
-            let (r, n, out) = with_dst(c, b, |d| k.units_to_bytes(src16, &c.cjk, d));
+            let (r, n, out) = with_dst(c, b, |d| k.utf16_to_legacy(src16, &c.cjk.legacy(), d));
             Out::ReadWritten8(r, n, out)
         }
     }

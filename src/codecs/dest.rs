@@ -111,7 +111,7 @@ impl Dest for Utf8Dest<'_> {
     }
     #[inline(always)]
     fn vector_pairs(&self) -> bool {
-        self.kernels.vector_pair_decode()
+        self.kernels.tuning().call_cjk_decode
     }
     #[inline(always)]
     fn room_for(&self, c: char) -> bool {
@@ -167,10 +167,10 @@ impl Dest for Utf8Dest<'_> {
         single: &impl Fn(u8) -> u32,
         pair: &impl Fn(u8, u8) -> u32,
     ) -> usize {
-        if self.kernels.vector_pair_decode() && src.len() >= PAIRS_MIN {
+        if self.kernels.tuning().call_cjk_decode && src.len() >= PAIRS_MIN {
             let (read, written) =
                 self.kernels
-                    .pairs_to_utf8(src, pairs, self.buf.get_mut(self.pos..).unwrap_or_default());
+                    .cjk_to_utf8(src, pairs, self.buf.get_mut(self.pos..).unwrap_or_default());
             self.pos += written;
             // Where they stopped, the codec's loop (`Resume`).
             let rest = &src[read..];
@@ -235,7 +235,7 @@ impl Dest for Utf16Dest<'_> {
     }
     #[inline(always)]
     fn vector_pairs(&self) -> bool {
-        self.kernels.vector_pair_decode()
+        self.kernels.tuning().call_cjk_decode
     }
     #[inline(always)]
     fn room_for(&self, c: char) -> bool {
@@ -294,10 +294,10 @@ impl Dest for Utf16Dest<'_> {
         single: &impl Fn(u8) -> u32,
         pair: &impl Fn(u8, u8) -> u32,
     ) -> usize {
-        if self.kernels.vector_pair_decode() && src.len() >= PAIRS_MIN {
+        if self.kernels.tuning().call_cjk_decode && src.len() >= PAIRS_MIN {
             let (read, written) =
                 self.kernels
-                    .pairs_to_utf16(src, pairs, self.buf.get_mut(self.pos..).unwrap_or_default());
+                    .cjk_to_utf16(src, pairs, self.buf.get_mut(self.pos..).unwrap_or_default());
             self.pos += written;
             // Where they stopped, the codec's loop (`Resume`).
             let rest = &src[read..];

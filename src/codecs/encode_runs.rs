@@ -23,7 +23,7 @@ pub(super) fn from_utf8(
     let bytes = source.src.as_bytes();
     let buf = &mut *dst.buf;
     let (mut p, mut w) = (source.pos, dst.pos);
-    let stage_utf16 = source.kernels.vector_transcoders();
+    let stage_utf16 = source.kernels.tuning().stage_encode_in_utf16;
     // Units per staging: from 32, doubled while whole stages are encoded, back to 32 when
     // one stops early (so a character the run declines wastes at most a short stage).
     let mut stage_len = 32;
@@ -60,13 +60,13 @@ pub(super) fn from_utf8(
             let before = p;
             let mut rest = &stage[..units];
             if let Some(tables) = tables
-                && source.kernels.vector_units_encode()
+                && source.kernels.tuning().call_legacy_encode
             {
                 // The plain units in bulk (BMP, not surrogates: 1 to 3 UTF-8 bytes each).
                 let (k, n) =
                     source
                         .kernels
-                        .units_to_bytes(rest, tables, buf.get_mut(w..).unwrap_or_default());
+                        .utf16_to_legacy(rest, tables, buf.get_mut(w..).unwrap_or_default());
                 w += n;
                 p += if k == rest.len() {
                     // All of them: exactly the bytes the transcoder read.
@@ -190,12 +190,12 @@ pub(super) fn from_utf16(
         if u >= 0x80
             && units.len() - p >= VECTOR_ENCODE_MIN
             && let Some(tables) = tables
-            && source.kernels.vector_units_encode()
+            && source.kernels.tuning().call_legacy_encode
         {
             let (k, n) =
                 source
                     .kernels
-                    .units_to_bytes(&units[p..], tables, buf.get_mut(w..).unwrap_or_default());
+                    .utf16_to_legacy(&units[p..], tables, buf.get_mut(w..).unwrap_or_default());
             p += k;
             w += n;
             if k > 0 {

@@ -20,7 +20,7 @@
 //!
 //! Fast paths (encoder), each stopping where the standard's handler
 //! ([`Iso2022JpEncoder::step`]) has to decide, one code point at a time:
-//! - Where `units_to_bytes` is a vector kernel: text that alternates between ASCII and code
+//! - Where `utf16_to_legacy` is a vector kernel: text that alternates between ASCII and code
 //!   points with a jis0208 pointer (Japanese text) is staged as UTF-16 units
 //!   (`Source::with_utf16`) and encoded by the kernel with this encoding's bytes (EUC-JP's
 //!   two-byte encoding less 0x80 in each byte; ASCII as itself), then copied out run by run
@@ -527,7 +527,7 @@ const ROMAN_SELF: u128 = ASCII_SELF & !(1 << 0x5C | 1 << 0x7E);
 static ENC_BYTES: [u16; JIS0208_ENC_BLOCKS.len()] =
     runs::pointer_bytes(&JIS0208_ENC_BLOCKS, runs::PointerBytes::Iso2022Jp);
 
-/// The lookup of [`Iso2022JpEncoder::encode_switching`] for the `units_to_bytes` kernel:
+/// The lookup of [`Iso2022JpEncoder::encode_switching`] for the `utf16_to_legacy` kernel:
 /// `ENC_BYTES` less the code points that steps 7–9 treat first (the state machine's, or
 /// [`jis0208_bytes`]'s in jis0208 state).
 static ENC_TABLES: EncodeTables = EncodeTables {
@@ -624,7 +624,7 @@ impl Iso2022JpEncoder {
 
     /// In ASCII or jis0208 state, encodes what steps 4, 6, 12 and 13–15 write for ASCII code
     /// points and code points with a jis0208 pointer, switching between the two states as
-    /// they alternate, in stages of UTF-16 units: the `units_to_bytes` kernel, with this
+    /// they alternate, in stages of UTF-16 units: the `utf16_to_legacy` kernel, with this
     /// encoding's `ENC_TABLES`, writes ASCII units as themselves (one byte) and the others as
     /// their pairs (two), exactly what the two states write for them, into a scratch buffer;
     /// the runs of each are then copied out with an escape sequence where the kind changes.
@@ -634,8 +634,8 @@ impl Iso2022JpEncoder {
     #[inline(always)]
     fn encode_switching<S: Source>(&mut self, src: &mut S, dst: &mut ByteDest<'_>) {
         const STAGE: usize = 256;
-        if !src.kernels().vector_units_encode() {
-            // The scalar `units_to_bytes` (a lookup with the `declined` ranges for each unit)
+        if !src.kernels().tuning().call_legacy_encode {
+            // The scalar `utf16_to_legacy` (a lookup with the `declined` ranges for each unit)
             // measured slower than the runs of each state.
             return;
         }
@@ -655,7 +655,7 @@ impl Iso2022JpEncoder {
                 let units = &units[..staged];
                 let mut scratch = [0u8; 2 * STAGE];
                 let (plain, _) =
-                    kernels.units_to_bytes(units, &ENC_TABLES, crate::simd::as_out(&mut scratch));
+                    kernels.utf16_to_legacy(units, &ENC_TABLES, crate::simd::as_out(&mut scratch));
                 // The runs of each kind: their bytes from `scratch` (one a unit for ASCII, two
                 // for the others), after an escape sequence where the kind changes.
                 let units = &units[..plain];

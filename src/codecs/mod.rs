@@ -434,7 +434,7 @@ pub(crate) fn pair_tables() -> [(&'static crate::Encoding, &'static crate::simd:
     ]
 }
 
-/// The CJK encoders' tables for the `units_to_bytes` kernels, with each encoding.
+/// The CJK encoders' tables for the `utf16_to_legacy` kernels, with each encoding.
 #[cfg(any(test, feature = "internals"))]
 pub(crate) fn encode_tables() -> [(&'static crate::Encoding, &'static crate::simd::EncodeTables); 6] {
     [

@@ -48,7 +48,7 @@ pub(crate) trait Source {
     /// [`WITH_UTF16_STAGE`] (from UTF-8: whole characters converted by the transcoding kernel into
     /// a stage), and consumes the units `f` returns it used (rounded down to whole
     /// characters). For an encoder that works on UTF-16 units with its own loop around the
-    /// `units_to_bytes` kernel (ISO-2022-JP, whose escape sequences go between the kernel's
+    /// `utf16_to_legacy` kernel (ISO-2022-JP, whose escape sequences go between the kernel's
     /// runs).
     fn with_utf16(&mut self, max: usize, f: impl FnOnce(&'static Kernels, &[u16]) -> usize);
     /// The kernels this source was made with (the encoder's level).

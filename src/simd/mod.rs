@@ -22,7 +22,14 @@
 //! [`Kernels`] is a table of function pointers, one table per instruction-set level; holding a
 //! `&'static Kernels` is the proof that the CPU supports its level. Decoders and encoders
 //! capture the active table when they are created, so hot loops never touch the dispatch.
-//! Levels: `scalar` (portable), and on x86_64 `sse2`, `avx2`, `avx512` (see `crate::cpu`).
+//! Levels: `scalar` (portable, the reference), on x86_64 `sse2`, `avx2`, `avx512`, on aarch64
+//! `neon` (see `crate::cpu`), one module each (`x86/`, `aarch64/`). The kernels are written
+//! once in `generic/` and instantiated per level; what a level has of its own is said in its
+//! module. Each table also holds a [`Tuning`]: which kernels the codecs call at that level.
+//!
+//! Kernel names: `cjk_to_utf8` / `cjk_to_utf16` decode two-byte CJK characters (Shift_JIS,
+//! EUC-JP, EUC-KR, Big5, GBK/gb18030), `utf16_to_legacy` encodes UTF-16 into a CJK or
+//! single-byte encoding.
 
 #[cfg(target_arch = "aarch64")]
 mod aarch64;
@@ -45,10 +52,11 @@ pub(crate) type Utf16BytesKernel<T> = unsafe fn(&[u8], bool, &mut [T]) -> (usize
 /// A transcoding kernel: `(src, dst) -> (read, written)`.
 pub(crate) type Transcode<S, D> = unsafe fn(&[S], &mut [D]) -> (usize, usize);
 /// A kernel over a two-byte CJK index: `(src, tables, dst) -> (read, written)`.
-pub(crate) type PairsKernel<T> = unsafe fn(&[u8], &PairTables, &mut [T]) -> (usize, usize);
+pub(crate) type CjkDecodeKernel<T> = unsafe fn(&[u8], &PairTables, &mut [T]) -> (usize, usize);
 
 /// A kernel over a CJK encoder's tables: `(units, tables, dst) -> (read, written)`.
-pub(crate) type UnitsKernel = unsafe fn(&[u16], &EncodeTables, &mut [MaybeUninit<u8>]) -> (usize, usize);
+pub(crate) type LegacyEncodeKernel =
+    unsafe fn(&[u16], &EncodeTables, &mut [MaybeUninit<u8>]) -> (usize, usize);
 
 /// Byte output of a kernel: possibly uninitialised memory, which the kernel only writes (the
 /// spare capacity of a `String` or `Vec<u8>` is written straight, with no zero-fill first).
@@ -123,7 +131,7 @@ impl Lookup {
     }
 }
 
-/// An encoder's lookup as the `units_to_bytes` kernels read it: the bytes of a BMP code
+/// An encoder's lookup as the `utf16_to_legacy` kernels read it: the bytes of a BMP code
 /// point `c` are `blocks[pages[c >> 8] * 256 + (c & 0xFF)]`, one byte (below 0x100) or two
 /// (`lead << 8 | trail`, CJK encoders only), 0 for none.
 ///
@@ -131,6 +139,7 @@ impl Lookup {
 /// `declined` ranges (the code points the standard's encoder treats specially), whose block
 /// index is below `blocks.limit()` and whose bytes are not 0. The kernels encode plain code
 /// units only; the codec's state machine takes the rest.
+#[derive(Clone, Copy)]
 pub(crate) struct EncodeTables {
     pub(crate) pages: &'static [u8; 256],
     /// `U16` for the CJK encoders, `U8` for the single-byte ones.
@@ -151,7 +160,7 @@ impl EncodeTables {
     }
 }
 
-/// A two-byte CJK encoding's pairs as the `pairs_to_*` kernels read them: the pointer of
+/// A two-byte CJK encoding's pairs as the `cjk_to_*` kernels read them: the pointer of
 /// `lead`, `trail` is `(lead_row[lead - 0x80] - 1) * row_len + trail_col[trail]`, and its
 /// code point is `index[pointer]`.
 ///
@@ -399,18 +408,11 @@ pub(crate) struct Kernels {
     single_byte_to_utf8: SingleByteKernel<MaybeUninit<u8>>,
     utf16_bytes_to_utf16: Utf16BytesKernel<u16>,
     utf16_bytes_to_utf8: Utf16BytesKernel<MaybeUninit<u8>>,
-    pairs_to_utf8: PairsKernel<MaybeUninit<u8>>,
-    pairs_to_utf16: PairsKernel<u16>,
-    units_to_bytes: UnitsKernel,
-    /// Whether `pairs_to_utf8` and `pairs_to_utf16` are vector kernels at this level (the
-    /// codecs call them only then: the scalar ones do no better than the codecs' own loops).
-    vector_pair_decode: bool,
-    /// Whether `units_to_bytes` is a vector kernel at this level (likewise).
-    vector_units_encode: bool,
-    /// Whether `utf16_to_utf8` and `utf8_to_utf16` are vector kernels at this level: then
-    /// the legacy codecs stage UTF-16 and convert it in bulk rather than writing UTF-8
-    /// character by character (see `codecs::encode_runs`), which only pays with vector kernels.
-    vector_transcoders: bool,
+    cjk_to_utf8: CjkDecodeKernel<MaybeUninit<u8>>,
+    cjk_to_utf16: CjkDecodeKernel<u16>,
+    utf16_to_legacy: LegacyEncodeKernel,
+    /// How the codecs use this table.
+    tuning: Tuning,
 }
 
 /// Generates the safe method for each kernel: every call goes through one `unsafe` block
@@ -465,12 +467,12 @@ kernel_methods! {
     utf16_bytes_to_utf8(src: &[u8], be: bool, dst: &mut OutBytes) -> (usize, usize);
     /// Decodes the plain characters (see [`PairTables`]) at the start of `src` while they
     /// fit, to UTF-8 (two or three bytes per pair).
-    pairs_to_utf8(src: &[u8], tables: &PairTables, dst: &mut OutBytes) -> (usize, usize);
-    /// As `pairs_to_utf8`, to UTF-16 (one unit per character).
-    pairs_to_utf16(src: &[u8], tables: &PairTables, dst: &mut [u16]) -> (usize, usize);
+    cjk_to_utf8(src: &[u8], tables: &PairTables, dst: &mut OutBytes) -> (usize, usize);
+    /// As `cjk_to_utf8`, to UTF-16 (one unit per character).
+    cjk_to_utf16(src: &[u8], tables: &PairTables, dst: &mut [u16]) -> (usize, usize);
     /// Encodes the plain code units (see [`EncodeTables`]) at the start of `src` while
     /// their bytes fit.
-    units_to_bytes(src: &[u16], tables: &EncodeTables, dst: &mut OutBytes) -> (usize, usize);
+    utf16_to_legacy(src: &[u16], tables: &EncodeTables, dst: &mut OutBytes) -> (usize, usize);
 }
 
 impl Kernels {
@@ -479,23 +481,37 @@ impl Kernels {
         self.level
     }
 
-    /// Whether the two-byte CJK decode kernels (`pairs_to_*`) of this table are vector kernels.
+    /// How the codecs use this table.
     #[inline(always)]
-    pub(crate) fn vector_pair_decode(&self) -> bool {
-        self.vector_pair_decode
+    pub(crate) fn tuning(&self) -> &Tuning {
+        &self.tuning
     }
+}
 
-    /// Whether the CJK encode kernel (`units_to_bytes`) of this table is a vector kernel.
-    #[inline(always)]
-    pub(crate) fn vector_units_encode(&self) -> bool {
-        self.vector_units_encode
-    }
+/// How the codecs use one level's kernels, where a kernel exists at every level but pays
+/// only at some: each flag is true at the levels where the codecs measured faster calling
+/// the kernel than with their own loops (the scalar kernels do no better than those).
+#[derive(Clone, Copy)]
+pub(crate) struct Tuning {
+    /// The CJK decoders hand their runs of pairs to `cjk_to_utf8` and `cjk_to_utf16` (vector
+    /// kernels at this level).
+    pub(crate) call_cjk_decode: bool,
+    /// The CJK and single-byte encoders hand their runs of mapped code units to
+    /// `utf16_to_legacy` (a vector kernel at this level).
+    pub(crate) call_legacy_encode: bool,
+    /// The legacy encoders convert UTF-8 input to UTF-16 in stages (`utf8_to_utf16`) and map
+    /// the staged units, rather than character by character (see `codecs::encode_runs`), which
+    /// pays only with vector kernels (set at AVX-512).
+    pub(crate) stage_encode_in_utf16: bool,
+}
 
-    /// Whether the UTF-8 <-> UTF-16 transcoding kernels of this table are vector kernels.
-    #[inline(always)]
-    pub(crate) fn vector_transcoders(&self) -> bool {
-        self.vector_transcoders
-    }
+impl Tuning {
+    /// The scalar level's: the codecs' own loops everywhere.
+    pub(crate) const SCALAR: Tuning = Tuning {
+        call_cjk_decode: false,
+        call_legacy_encode: false,
+        stage_encode_in_utf16: false,
+    };
 }
 
 /// The kernel table of `level`, if this CPU supports it. The one dispatch point.

@@ -1,7 +1,7 @@
 //! The portable kernels (`Level::Scalar`): the reference every SIMD level must equal exactly,
 //! and the fallback on CPUs without one. Safe code only; ASCII runs go a machine word at a time.
 
-use super::{EncodeTables, Kernels, Level, PairTables};
+use super::{EncodeTables, Kernels, Level, PairTables, Tuning};
 use crate::simd::{OutBytes, write_bytes};
 
 pub(crate) static KERNELS: Kernels = TABLE;
@@ -22,12 +22,10 @@ pub(crate) const TABLE: Kernels = Kernels {
     single_byte_to_utf8,
     utf16_bytes_to_utf16,
     utf16_bytes_to_utf8,
-    pairs_to_utf8,
-    pairs_to_utf16,
-    units_to_bytes,
-    vector_pair_decode: false,
-    vector_units_encode: false,
-    vector_transcoders: false,
+    cjk_to_utf8,
+    cjk_to_utf16,
+    utf16_to_legacy,
+    tuning: Tuning::SCALAR,
 };
 
 const WORD: usize = core::mem::size_of::<usize>();
@@ -128,9 +126,7 @@ pub(crate) fn utf8_valid_up_to(src: &[u8]) -> usize {
     let mut i = 0;
     loop {
         // The word-at-a-time ASCII routine only at an ASCII byte, not at every character of
-        // text in another script (64-byte Russian inputs 582 -> 955 MB/s at the scalar level,
-        // 582 -> 948 at SSE2: `simdenc bench --filter small --level scalar,sse2 --batches 5`,
-        // 2 alternating rounds, best, 2026-11-24).
+        // text in another script, where it finds no run (docs/decisions.md, "Kernel tuning").
         if src.get(i).is_some_and(|&b| b < 0x80) {
             i += ascii_prefix_len(&src[i..]);
         }
@@ -398,8 +394,8 @@ pub(crate) fn utf16_bytes_to_utf8(src: &[u8], be: bool, dst: &mut OutBytes) -> (
     (read, written)
 }
 
-/// [`utf16_bytes_to_utf8`] up to the first surrogate: a loop of its own (with the pairs in
-/// it, it compiled a third slower).
+/// [`utf16_bytes_to_utf8`] up to the first surrogate: a loop of its own, which the compiler
+/// keeps tighter than one with the pairs in it (docs/decisions.md, "Kernel tuning").
 #[inline(always)]
 fn bmp_bytes_to_utf8(src: &[u8], be: bool, dst: &mut OutBytes) -> (usize, usize) {
     let (mut read, mut written) = (0, 0);
@@ -420,8 +416,8 @@ fn bmp_bytes_to_utf8(src: &[u8], be: bool, dst: &mut OutBytes) -> (usize, usize)
 
 /// Decodes plain characters (ASCII, and pairs as [`PairTables::plain_from`] defines them) while
 /// they fit; two or three UTF-8 bytes per pair.
-pub(crate) fn pairs_to_utf8(src: &[u8], tables: &PairTables, dst: &mut OutBytes) -> (usize, usize) {
-    pairs_to_utf8_from::<0x80>(src, tables, dst, usize::MAX)
+pub(crate) fn cjk_to_utf8(src: &[u8], tables: &PairTables, dst: &mut OutBytes) -> (usize, usize) {
+    cjk_to_utf8_from::<0x80>(src, tables, dst, usize::MAX)
 }
 
 /// The plain character (from `MIN`) at `src[read]`, which is `byte` (0x80 or above): its
@@ -436,12 +432,12 @@ fn plain_at<const MIN: u32>(src: &[u8], read: usize, byte: u8, tables: &PairTabl
     Some((code_point, 4))
 }
 
-/// [`pairs_to_utf8`] with pairs plain from `MIN`, stopping also at the first character
+/// [`cjk_to_utf8`] with pairs plain from `MIN`, stopping also at the first character
 /// boundary at or after `end` (the vector kernels decode a block they stop at with it, and
 /// go on after it if this does). Not inlined: in the vector kernels' loops, the call is
 /// their tail.
 #[inline(never)]
-pub(crate) fn pairs_to_utf8_from<const MIN: u32>(
+pub(crate) fn cjk_to_utf8_from<const MIN: u32>(
     src: &[u8],
     tables: &PairTables,
     dst: &mut OutBytes,
@@ -475,15 +471,15 @@ pub(crate) fn pairs_to_utf8_from<const MIN: u32>(
     (read, written)
 }
 
-/// As [`pairs_to_utf8`], to UTF-16: one code unit per character.
-pub(crate) fn pairs_to_utf16(src: &[u8], tables: &PairTables, dst: &mut [u16]) -> (usize, usize) {
-    pairs_to_utf16_from::<0x80>(src, tables, dst, usize::MAX)
+/// As [`cjk_to_utf8`], to UTF-16: one code unit per character.
+pub(crate) fn cjk_to_utf16(src: &[u8], tables: &PairTables, dst: &mut [u16]) -> (usize, usize) {
+    cjk_to_utf16_from::<0x80>(src, tables, dst, usize::MAX)
 }
 
-/// [`pairs_to_utf16`] with pairs plain from `MIN`, stopping also at the first character
-/// boundary at or after `end`, as [`pairs_to_utf8_from`] (not inlined either).
+/// [`cjk_to_utf16`] with pairs plain from `MIN`, stopping also at the first character
+/// boundary at or after `end`, as [`cjk_to_utf8_from`] (not inlined either).
 #[inline(never)]
-pub(crate) fn pairs_to_utf16_from<const MIN: u32>(
+pub(crate) fn cjk_to_utf16_from<const MIN: u32>(
     src: &[u8],
     tables: &PairTables,
     dst: &mut [u16],
@@ -513,7 +509,7 @@ pub(crate) fn pairs_to_utf16_from<const MIN: u32>(
 
 /// Encodes plain code units (ASCII, and units as [`EncodeTables::bytes`] defines them) while
 /// their bytes fit.
-pub(crate) fn units_to_bytes(src: &[u16], tables: &EncodeTables, dst: &mut OutBytes) -> (usize, usize) {
+pub(crate) fn utf16_to_legacy(src: &[u16], tables: &EncodeTables, dst: &mut OutBytes) -> (usize, usize) {
     let (mut read, mut written) = (0, 0);
     while let Some(&u) = src.get(read) {
         let bytes = if u < 0x80 { u } else { tables.bytes(u) };

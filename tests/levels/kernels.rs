@@ -166,7 +166,7 @@ fn others(k: KernelTable, rng: &mut Rng, quick: bool) -> usize {
     checks
 }
 
-/// The CJK kernels (`pairs_to_utf8`, `pairs_to_utf16`, `units_to_bytes`) of every two-byte
+/// The CJK kernels (`cjk_to_utf8`, `cjk_to_utf16`, `utf16_to_legacy`) of every two-byte
 /// encoding against their reference, exactly: encoded text of the three languages from
 /// random offsets, random pairs, bytes and code units the kernels must stop at inserted,
 /// output buffers of random sizes (canaries after them).
@@ -208,8 +208,8 @@ fn cjk(k: KernelTable, rng: &mut Rng, quick: bool) -> usize {
             let got = |k: KernelTable| {
                 let mut d8 = vec![0xA5u8; cap8];
                 let mut d16 = vec![0xA5A5u16; cap16];
-                let r8 = k.pairs_to_utf8(b, &tables, &mut d8);
-                let r16 = k.pairs_to_utf16(b, &tables, &mut d16);
+                let r8 = k.cjk_to_utf8(b, &tables, &mut d8);
+                let r16 = k.cjk_to_utf16(b, &tables, &mut d16);
                 (r8, d8, r16, d16)
             };
             assert_eq!(got(k), got(reference), "{:?} pairs {what}", k.level());
@@ -229,10 +229,10 @@ fn cjk(k: KernelTable, rng: &mut Rng, quick: bool) -> usize {
             };
             checks += same(
                 k,
-                &format!("units_to_bytes {:?} cap {cap} {u:04X?}", tables.encoding()),
+                &format!("utf16_to_legacy {:?} cap {cap} {u:04X?}", tables.encoding()),
                 |k| {
                     let mut d = vec![0xA5u8; cap];
-                    (k.units_to_bytes(&u, &tables, &mut d), d)
+                    (k.utf16_to_legacy(&u, &tables.legacy(), &mut d), d)
                 },
             );
         }

@@ -13,27 +13,55 @@ use super::super::scalar;
 use super::super::vector::Vector;
 use crate::simd::{OutBytes, write_bytes};
 
+/// The one loop of the long ASCII runs, four vectors at a time (the prefix length here, and
+/// the runs of the CJK decode and the legacy encode kernels): while `4 * lanes` more
+/// elements fit in `len`, loads four vectors (`load(i)`: the one at element `i`), stops if
+/// their `or` is not all ASCII (`ascii`), else hands each to `put` with its element offset.
+/// Returns how far it got, a multiple of `4 * lanes`.
+///
+/// # Safety
+/// `load` and `put` may be called with any `i` such that `i + lanes <= len`.
+#[inline(always)]
+pub(crate) unsafe fn run4<V: Copy>(
+    len: usize,
+    lanes: usize,
+    load: impl Fn(usize) -> V,
+    or: impl Fn(V, V) -> V,
+    ascii: impl Fn(V) -> bool,
+    put: impl Fn(V, usize),
+) -> usize {
+    let step = 4 * lanes;
+    let mut i = 0;
+    while i + step <= len {
+        let v = [load(i), load(i + lanes), load(i + 2 * lanes), load(i + 3 * lanes)];
+        if !ascii(or(or(v[0], v[1]), or(v[2], v[3]))) {
+            break;
+        }
+        for (k, v) in v.into_iter().enumerate() {
+            put(v, i + k * lanes);
+        }
+        i += step;
+    }
+    i
+}
+
 /// # Safety
 /// The ISA of `V` is enabled in the caller.
 #[inline(always)]
 pub(crate) unsafe fn prefix_len<V: Vector>(src: &[u8]) -> usize {
-    let mut i = 0;
     let p = src.as_ptr();
-    while i + 4 * V::LANES <= src.len() {
-        // SAFETY: `i + 4 * LANES <= src.len()`, so the four loads read inside `src`; the ISA
-        // is enabled per this function's contract.
-        let any = unsafe {
-            let a = V::load(p.add(i));
-            let b = V::load(p.add(i + V::LANES));
-            let c = V::load(p.add(i + 2 * V::LANES));
-            let d = V::load(p.add(i + 3 * V::LANES));
-            a.or(b).or(c.or(d)).high_mask()
-        };
-        if any != 0 {
-            break;
-        }
-        i += 4 * V::LANES;
-    }
+    // SAFETY: `run4` loads at `i` only with `i + LANES <= src.len()`, inside `src`; the ISA
+    // is enabled per this function's contract.
+    let mut i = unsafe {
+        run4(
+            src.len(),
+            V::LANES,
+            |i| V::load(p.add(i)),
+            |a, b| a.or(b),
+            |v| v.high_mask() == 0,
+            |_, _| {},
+        )
+    };
     while i + V::LANES <= src.len() {
         // SAFETY: `i + LANES <= src.len()`; ISA enabled per contract.
         let mask = unsafe { V::load(p.add(i)).high_mask() };

@@ -3,11 +3,11 @@
 //! kernel on what the vector loop leaves, so results equal the scalar kernels exactly.
 
 pub(crate) mod ascii;
+pub(crate) mod cjk_decode;
 pub(crate) mod lane;
-pub(crate) mod pairs;
+pub(crate) mod legacy_encode;
 pub(crate) mod rows;
 pub(crate) mod single_byte;
-pub(crate) mod units;
 pub(crate) mod utf16;
 pub(crate) mod utf16_to_utf8;
 pub(crate) mod utf8;

@@ -28,13 +28,11 @@
 //! contract requires. A vector with an unmapped byte is left to the scalar kernel whole,
 //! which stops at the byte.
 //!
-//! AVX-512 has its own kernels (`x86/avx512.rs`: one `vpermi2b` is a 128-entry lookup).
+//! AVX-512 has its own kernels (`x86/avx512/mod.rs`: one `vpermi2b` is a 128-entry lookup).
 //!
 //! Not done: Latin-script text (windows-1252, German) to UTF-8 runs a little below the
-//! scalar kernel at AVX2 (`simdenc bench --filter sb-decode/windows-1252`: about 6.8 against
-//! 8 GB/s on a Zen 4 VM; encoding_rs 4 GB/s), because a vector with one letter pays the whole
-//! lookup. Handing such vectors (one byte >= 0x80) to the scalar kernel up to that byte
-//! measured no better (6.6 GB/s), so the vector path takes them.
+//! scalar kernel at AVX2, because a vector with one letter pays the whole lookup; handing
+//! such vectors to the scalar kernel measured no better (docs/decisions.md, "Kernel tuning").
 
 use super::super::scalar;
 use super::utf8::Utf8Vector;

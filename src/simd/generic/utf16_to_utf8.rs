@@ -51,11 +51,9 @@
 //! most 7); else (the last step) exactly, through a buffer. The pair runs and the ASCII runs
 //! store exactly what they convert, 16 bytes or more, over that garbage too. A block leaves
 //! less than 16 bytes of garbage, and stores 16 bytes at its start, over any garbage before
-//! it (see [`block`]). Blending every step
-//! with what `dst` holds instead (a load, a blend, a store) makes each load wait for the
-//! store just before it (store forwarding fails on the overlap): 2.7 GB/s instead of 8.3 on
-//! Russian with AVX2 (`simdenc bench`, this machine); storing each step only once the next
-//! one was converted cost half the speed too.
+//! it (see [`block`]). Blending every step with what `dst` holds instead (a load, a blend, a
+//! store) makes each load wait for the store just before it (store forwarding fails on the
+//! overlap; docs/decisions.md, "Kernel tuning").
 
 use super::super::scalar;
 use super::super::vector::Vector;
@@ -704,8 +702,8 @@ pub(crate) unsafe fn utf16_to_utf8_ascii_runs<V: super::super::vector::Vector>(
     (read + r, written + w)
 }
 
-/// The scalar kernel, not inlined: inlined into the SSE2 loop above it compiled 25% slower
-/// on Russian (`simdenc bench --filter utf16-to-utf8 --level scalar,sse2`).
+/// The scalar kernel, not inlined: inlined into the SSE2 loop above it compiles slower
+/// (docs/decisions.md, "Kernel tuning").
 #[cfg(target_arch = "x86_64")]
 #[inline(never)]
 fn scalar_chunk(src: &[u16], dst: &mut OutBytes) -> (usize, usize) {

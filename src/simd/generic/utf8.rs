@@ -17,10 +17,8 @@
 //! failing step (everything before it was proven valid) — so the answer is the scalar
 //! kernel's answer, as the kernel contract requires. With AVX-512 the nibble lookups are
 //! `vpermb` (no masking: the tables repeat every 16 bytes) and the and/or/xor pairs are
-//! three-input `vpternlogd`. Steps of four blocks and these two measured 1.11 -> 1.33 times
-//! simdutf8 on validation and 1.5 -> 1.8 times encoding_rs on UTF-8 to UTF-8 (russian,
-//! chinese, emoji lipsum; `simdenc bench --filter utf8-validate --filter utf8-to-utf8
-//! --level avx2,avx512 --batches 5`, 2026-11-23, AMD Zen 4).
+//! three-input `vpternlogd`; steps of four blocks fold their checks into one test
+//! (docs/decisions.md, "Kernel tuning").
 //!
 //! The copy kernel copies each step, up to its last complete character, right after
 //! validating it, while it is in L1: one pass over the input. It never writes past what it
@@ -322,11 +320,8 @@ pub(crate) const BLOCK: usize = 64;
 
 /// How many steps of four blocks without an ASCII block the validator still tests each block
 /// for ASCII after one with (German: a non-ASCII letter in most steps, not in most blocks,
-/// and now and then four blocks in a row). `simdenc bench --filter utf8-validate --filter
-/// api/decode/UTF --level avx2,avx512 --batches 5`: German Wikipedia text at AVX2 18.4 GB/s
-/// without the per-block test, 24.7 leaving it after one step without an ASCII block, 27.0
-/// never leaving it, which cost Russian, Chinese and emoji lipsum 3% at AVX2 and 18% at
-/// AVX-512 (one test per vector there).
+/// and now and then four blocks in a row); never leaving the test costs non-Latin text
+/// (docs/decisions.md, "Kernel tuning").
 const MIXED_STEPS: u8 = 4;
 
 /// The validator's state between blocks.
@@ -434,9 +429,8 @@ impl<V: Utf8Vector> Checker<V> {
             }
             self.ascii = false;
             // A step of more than 8 vectors (16 with NEON's 16-byte vectors) is checked as a
-            // loop over its blocks, whose end the compiler is not told: unrolled, it scheduled
-            // all the loads first and spilled registers (NEON validation of Russian lipsum
-            // 1.22 -> 1.42 instructions a byte). 8 vectors (AVX2) are checked straight.
+            // loop over its blocks, whose end the compiler is not told: unrolled, it schedules
+            // all the loads first and spills registers. 8 vectors (AVX2) are checked straight.
             let mut error = V::splat(0);
             let mut block = 0;
             let blocks_end = if BYTES / V::LANES > 8 {
@@ -602,7 +596,7 @@ impl<V: Utf8Vector> Checker<V> {
             return 0;
         }
         // Four vectors a test: a block with 16-byte vectors, 2 blocks with 32-byte ones, 4
-        // with 64-byte ones (a test a block cost AVX-512 validation of ASCII 116 -> 101 GB/s).
+        // with 64-byte ones (a test a block costs AVX-512 more than it saves).
         let unit = if 4 * V::LANES > BLOCK { 4 * V::LANES } else { BLOCK };
         // SAFETY: every load reads inside the `RUN` bytes at `p` (a multiple of `unit`), and
         // every store writes inside those at `copy_to` (`n + i < n + unit <= RUN`); ISA
@@ -688,11 +682,9 @@ impl<V: Utf8Vector> Checker<V> {
     /// `error` with the errors of `v` added (`prev` is the vector before it, and `v` is
     /// then). In a `STEP` where [`Utf8Vector::LOOKUP_THEN_SHIFT`], the first byte's lookups
     /// are made on `v` and shifted, with [`Utf8Vector::shifted`]: 13 operations per vector
-    /// instead of 14 at AVX-512, 7 of them shuffles or shifts instead of 9. Validation of
-    /// russian, chinese and emoji lipsum 24.4-24.5 -> 25.7-25.9 GB/s, UTF-8 to UTF-8
-    /// 22.0-24.0 -> 23.6-25.7 (`simdenc bench --filter utf8- --level avx512 --batches 5`, 4
-    /// alternating rounds, best, 2026-11-24). Elsewhere (a block or less) the shorter latency
-    /// of `alignr` counts more: with `vpermt2b` there, 16-byte validation was 7% slower.
+    /// instead of 14 at AVX-512, 7 of them shuffles or shifts instead of 9. Elsewhere (a
+    /// block or less) the shorter latency of `alignr` counts more (docs/decisions.md,
+    /// "Kernel tuning").
     ///
     /// # Safety
     /// The ISA is enabled in the caller.
@@ -721,15 +713,13 @@ impl<V: Utf8Vector> Checker<V> {
     }
 }
 
-/// The bytes checked as one step while the text is ASCII (512 against 256: UTF-8 to UTF-8 of
-/// ASCII text 40 -> 54 GB/s at AVX2, 49 -> 51 at AVX-512, `simdenc bench --filter latin`,
-/// 2026-11-23).
+/// The bytes checked as one step while the text is ASCII (longer steps, fewer tests;
+/// docs/decisions.md, "Kernel tuning").
 const ASCII_RUN: usize = 8 * BLOCK;
 
 /// The input length from which validation first checks the bytes up to a 64-byte boundary
-/// (where the ISA has masked loads), so that its other loads are aligned. Latin lipsum (87 kB,
-/// ASCII) at AVX-512, 16, 32 or 48 bytes past a boundary: 109-114 GB/s unaligned, 117 aligned
-/// (ad-hoc loop, best of 1 s, 2026-11-24); below a few blocks the extra block costs more.
+/// (where the ISA has masked loads), so that its other loads are aligned; below a few blocks
+/// the extra block costs more than the alignment saves (docs/decisions.md, "Kernel tuning").
 const ALIGN_FROM: usize = 1024;
 
 /// Where the character that contains position `i` starts: `i` itself if a character starts
@@ -757,10 +747,8 @@ pub(crate) fn char_start(src: &[u8], i: usize) -> usize {
 }
 
 /// Whether `src` (at most 256 bytes) is ASCII, checked with whole vectors and one masked
-/// load, without the validator's tables; false where the ISA has no masked loads. ASCII
-/// validation of Latin lipsum at AVX-512 (ad-hoc loop, best of 0.5 s, 2026-11-24), before ->
-/// after, simdutf8 `basic` in the same run in brackets: 16 bytes 2.5-3.9 -> 5.4 GB/s (4.2),
-/// 64 bytes 8.2 -> 21.5 (19.7), 256 bytes 31 -> 63-68 (53-56).
+/// load, without the validator's tables (short inputs would pay for loading them); false
+/// where the ISA has no masked loads (docs/decisions.md, "Kernel tuning").
 ///
 /// # Safety
 /// The ISA of `V` is enabled in the caller.
@@ -801,8 +789,7 @@ pub(crate) unsafe fn valid_up_to<V: Utf8Vector>(src: &[u8]) -> usize {
     let mut checker = unsafe { Checker::<V>::new() };
     if src.len() < BLOCK {
         // Only the tail: checked before the loops, whose constants the compiler loads ahead
-        // of them (16-byte validation 2527 -> 3131 MB/s, `simdenc bench --filter
-        // utf8-validate --level avx512 --batches 5`, 4 alternating rounds, best, 2026-11-24).
+        // of them (short inputs would pay for those loads).
         // SAFETY: ISA enabled per contract.
         return unsafe { checker.tail_valid_to(src, 0, src.len()) }
             .unwrap_or_else(|| scalar::utf8_valid_up_to(src));
@@ -974,8 +961,7 @@ pub(crate) unsafe fn copy_valid<V: Utf8Vector>(src: &[u8], dst: &mut OutBytes) -
         if i + ASCII_RUN <= limit {
             // Where a store of a vector crosses a cache line unless aligned (a vector is a
             // whole block), the run is copied after its test, aligned in `dst`; else each
-            // ASCII block is stored as it is tested. NEON UTF-8 to UTF-8 of Latin lipsum:
-            // 0.35 -> 0.25 instructions a byte (simdutf8 and a copy: 0.30).
+            // ASCII block is stored as it is tested (fewer instructions than a second pass).
             let fused = V::LANES < BLOCK;
             let d = dst.as_mut_ptr().cast::<u8>();
             // SAFETY: `i + ASCII_RUN <= limit <= dst.len()`; ISA enabled per contract.

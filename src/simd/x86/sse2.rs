@@ -90,7 +90,7 @@ impl Vector for __m128i {
     }
 }
 
-super::entry_points!("sse2", __m128i, {
+super::entry_points!(sse2, __m128i, {
     ascii_prefix_len(src: &[u8]) -> usize = generic::ascii::prefix_len;
     copy_ascii(src: &[u8], dst: &mut OutBytes) -> usize = generic::ascii::copy;
     widen_ascii(src: &[u8], dst: &mut [u16]) -> usize = generic::ascii::widen;

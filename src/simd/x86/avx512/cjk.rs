@@ -1,6 +1,9 @@
 //! Two-byte CJK decoding (Shift_JIS, EUC-JP, EUC-KR, Big5, gb18030/GBK pairs) with
 //! AVX-512 VBMI/VBMI2, 64 input bytes at a time. An ISA-specific algorithm (STYLE.md 8.4): it
-//! needs byte compress and 128-entry byte lookups, which the other levels lack.
+//! needs byte compress and 128-entry byte lookups, which the other levels lack. The lead
+//! analysis is the generic one (`generic::cjk_decode::leads_of`); the block loop is its own
+//! (the generic `pair_blocks` measured much slower here: docs/decisions.md, "One kernel
+//! layer").
 //!
 //! ```text
 //! while 64 input bytes and 96 bytes (UTF-8) or 64 units (UTF-16) of room remain:
@@ -33,9 +36,10 @@ use crate::simd::OutBytes;
 use core::arch::x86_64::*;
 use core::mem::MaybeUninit;
 
-use super::super::scalar;
-use super::super::{EncodeTables, FOUR_BYTE_POINTERS, Lookup, PairTables};
-use super::avx512_transcode::low_bits64;
+use super::transcode::low_bits64;
+use crate::simd::generic::cjk_decode::leads_of;
+use crate::simd::scalar;
+use crate::simd::{EncodeTables, FOUR_BYTE_POINTERS, Lookup, PairTables};
 
 /// The lookup tables in registers, and the gather parameters.
 struct Tables {
@@ -67,11 +71,9 @@ unsafe fn load(t: &PairTables) -> Tables {
 /// Entries `index` of `table` for the lanes in `m` (0 in the others), each in the low bytes
 /// of its 32-bit lane, followed by whatever the table holds after it (for `U8` and `U16`).
 ///
-/// An 8-lane gather where `m` has no lane above the eighth: on Zen 4 a 16-lane gather costs
-/// 2.6 times an 8-lane one whatever its mask (7.7 against 3.0 ns per gather, independent
-/// iterations of an ad-hoc loop, 2026-11-24), and blocks of HTML pages have few pairs (a
-/// few words in ASCII markup). A 4-lane one as well (1.6 ns) measured no faster in the
-/// kernels (a third branch; HTML pages within 2% either way, same loop).
+/// An 8-lane gather where `m` has no lane above the eighth: a gather costs by its lanes
+/// whatever its mask, and blocks of HTML pages have few pairs (a few words in ASCII markup;
+/// docs/decisions.md, "Kernel tuning").
 ///
 /// # Safety
 /// - AVX-512F/VL is enabled in the caller.
@@ -152,15 +154,11 @@ impl Block {
     }
 }
 
-/// The bits of `bits` at an even distance from the start of their run of set bits.
+/// The bits of `bits` at an even distance from the start of their run of set bits (one bit
+/// per byte: `generic::cjk_decode::leads_of`).
 #[inline(always)]
 fn even_from_start(bits: u64) -> u64 {
-    const EVEN: u64 = 0x5555_5555_5555_5555;
-    let starts = bits & !(bits << 1);
-    // Adding a run's start bit, where it is odd, carries through the run and clears it;
-    // so the runs starting at odd bits are cleared in `even_runs`, the others kept.
-    let even_runs = bits.wrapping_add(starts & !EVEN) & bits;
-    (even_runs & EVEN) | (bits & !even_runs & !EVEN)
+    leads_of(bits, 1)
 }
 
 /// The characters of the first `len` bytes of `v` (`1..=64`; the bytes after them are 0);
@@ -305,8 +303,7 @@ unsafe fn block<const FOUR: bool>(v: __m512i, len: usize, t: &Tables, tables: &P
                 // (`PairTables::with_four_byte`): nothing to check.
                 cp = _mm512_or_si512(cp, gather(four, pointer, Lookup::U16(table)));
             }
-            // A table all plain needs no check (gb18030's HTML page into UTF-8, ad-hoc loop,
-            // 3 alternating rounds, best: 5161 -> 5451 MB/s, 2026-11-24).
+            // A table all plain needs no check.
             if tables.plain_or_zero && !tables.all_plain {
                 // Only 0 is not plain (EUC-KR, Shift_JIS, EUC-JP).
                 if _mm512_mask_cmpeq_epi32_mask(pairs, cp, _mm512_setzero_si512()) != 0 {
@@ -380,12 +377,12 @@ unsafe fn low_bytes(a: __m512i, b: __m512i) -> __m512i {
     }
 }
 
-/// A scalar pair kernel with its end (`scalar::pairs_to_utf8_from`), the tail of the vector
+/// A scalar pair kernel with its end (`scalar::cjk_to_utf8_from`), the tail of the vector
 /// ones.
 type ScalarPairs<T> = fn(&[u8], &PairTables, &mut [T], usize) -> (usize, usize);
 
-/// [`pair_blocks`] for `tables`: gb18030's four-byte sequences in their own copy of the loop
-/// (the others' HTML pages were 3.5-4% slower with its checks, ad-hoc loop, 2026-11-24).
+/// [`pair_blocks`] for `tables`: gb18030's four-byte sequences in their own copy of the loop,
+/// so that the other encodings do not pay for their checks.
 ///
 /// # Safety
 /// As [`pair_blocks`].
@@ -470,10 +467,8 @@ unsafe fn pair_blocks<T, const ROOM: usize, const FOUR: bool>(
                 // It stopped inside the block, where it would have without the end.
                 return (read, written);
             }
-            // Loaded again rather than kept across the call (kept, Shift_JIS and Big5 HTML
-            // pages were 8-9% slower than before this path existed, against 3.5-4% without
-            // it, the four-byte checks then being in every table's loop; ad-hoc loop,
-            // 2026-11-24).
+            // Loaded again rather than kept across the call: kept, they are spilled in the
+            // hot loop (docs/decisions.md, "Kernel tuning").
             // SAFETY: AVX-512 per the caller's contract.
             t = unsafe { load(tables) };
             continue;
@@ -524,14 +519,11 @@ const SHORT: usize = 32;
 
 /// A block whose first non-ASCII byte is at least this far into it writes its ASCII and
 /// starts the next block there: HTML pages' few words between markup then take one block
-/// where they often straddled two (the Chinese page in gb18030: 2267 -> 1911 blocks with
-/// characters). Ad-hoc loop, AVX-512, alternating, best, 2026-11-24: HTML pages into UTF-8
-/// 6-10% faster (gb18030 5352 -> 5885 MB/s), into UTF-16 3-9%; text within 1%. 16 and 48
-/// measured no better.
+/// where they often straddled two (docs/decisions.md, "Kernel tuning").
 const ASCII_SKIP: usize = 32;
 
-#[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512vbmi,avx512vbmi2,bmi2,popcnt")]
-pub(crate) fn pairs_to_utf8(src: &[u8], tables: &PairTables, dst: &mut OutBytes) -> (usize, usize) {
+crate::simd::x86::with_features! { avx512,
+pub(crate) fn cjk_to_utf8(src: &[u8], tables: &PairTables, dst: &mut OutBytes) -> (usize, usize) {
     // Each input byte writes its own output bytes, in order: an ASCII byte itself, a lead
     // the first byte of its character's UTF-8 (U+0080..=U+FFFF: two or three bytes), its
     // trail the others. So the block becomes two byte vectors, `first` (every byte's first
@@ -566,7 +558,7 @@ pub(crate) fn pairs_to_utf8(src: &[u8], tables: &PairTables, dst: &mut OutBytes)
             };
             let last_bytes = low_bytes(last(cp0), last(cp1));
             // Blocks of CJK text have none below U+0800: three bytes each, without the
-            // blends (text decode 3 to 7% faster than with them, see the commit).
+            // blends.
             let (lead_bytes, middle_bytes, wide_trails) = if b.narrow {
                 (
                     low_bytes(lead(w0, cp0), lead(w1, cp1)),
@@ -613,14 +605,15 @@ pub(crate) fn pairs_to_utf8(src: &[u8], tables: &PairTables, dst: &mut OutBytes)
         // bytes (`pair_blocks`), of which those in `bytes` are written.
         unsafe { _mm512_mask_storeu_epi8(out.cast(), bytes, v) }
     };
-    let tail = scalar::pairs_to_utf8_from::<0x80>;
+    let tail = scalar::cjk_to_utf8_from::<0x80>;
     // SAFETY: AVX-512 is enabled on this function; a block writes `units_utf8` bytes, at
     // most 96 (32 pairs of 3, or 64 ASCII bytes), which is the ROOM given.
     unsafe { pair_loop::<MaybeUninit<u8>, 96>(src, tables, dst, tail, units_utf8, ascii, put) }
 }
+}
 
-#[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512vbmi,avx512vbmi2,bmi2,popcnt")]
-pub(crate) fn pairs_to_utf16(src: &[u8], tables: &PairTables, dst: &mut [u16]) -> (usize, usize) {
+crate::simd::x86::with_features! { avx512,
+pub(crate) fn cjk_to_utf16(src: &[u8], tables: &PairTables, dst: &mut [u16]) -> (usize, usize) {
     // The low and high bytes of every kept byte's unit (an ASCII byte's, or a lead's code
     // point), expanded from the leads' in order, interleaved into 16-bit lanes per half of
     // the block and compressed (trails dropped).
@@ -664,23 +657,24 @@ pub(crate) fn pairs_to_utf16(src: &[u8], tables: &PairTables, dst: &mut [u16]) -
             );
         }
     };
-    let tail = scalar::pairs_to_utf16_from::<0x80>;
+    let tail = scalar::cjk_to_utf16_from::<0x80>;
     // SAFETY: AVX-512 is enabled on this function; a block writes one unit per kept byte
     // (`units_utf16`), at most 64, which is the ROOM given.
     unsafe { pair_loop::<u16, 64>(src, tables, dst, tail, units_utf16, ascii, put) }
 }
+}
 
-/// Inputs shorter than this go to the scalar `units_to_bytes`.
+/// Inputs shorter than this go to the scalar `utf16_to_legacy`.
 const UNITS_SHORT: usize = 8;
 
+crate::simd::x86::with_features! { avx512,
 /// Encodes 32 code units at a time: ASCII as is, the others through the pages (a 256-entry
 /// byte lookup in registers) and a gather from the blocks; one or two bytes per unit,
 /// compressed into place. A block with a unit that is not plain goes to the scalar kernel.
-#[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512vbmi,avx512vbmi2,bmi2,popcnt")]
-pub(crate) fn units_to_bytes(src: &[u16], tables: &EncodeTables, dst: &mut OutBytes) -> (usize, usize) {
+pub(crate) fn utf16_to_legacy(src: &[u16], tables: &EncodeTables, dst: &mut OutBytes) -> (usize, usize) {
     if src.len() < UNITS_SHORT {
         // Too short to pay for loading the tables into registers.
-        return scalar::units_to_bytes(src, tables, dst);
+        return scalar::utf16_to_legacy(src, tables, dst);
     }
     let (mut read, mut written) = (0, 0);
     // Indexes are 16-bit (a page below 256, then the low byte); 0xFFFF for a table that
@@ -718,9 +712,8 @@ pub(crate) fn units_to_bytes(src: &[u16], tables: &EncodeTables, dst: &mut OutBy
             2, 3, 0, 1, 14, 15, 12, 13, 10, 11, 8, 9, 6, 7, 4, 5, 2, 3, 0, 1, 14, 15, 12, 13, 10, 11, 8, 9,
             6, 7, 4, 5, 2, 3, 0, 1,
         );
-        // The ranges in use, without the empty ones, which EUC-KR and Big5 have only:
-        // comparing each unit with those too cost 9% of EUC-KR's encode (ko.txt, 2075 ->
-        // 2270 MB/s without them; ad-hoc loop, AVX-512, 2026-11-24).
+        // The ranges in use, without the empty ones, which EUC-KR and Big5 have only
+        // (comparing each unit with those too is a cost for nothing).
         let mut ranges = [(0, 0); 5];
         let mut n = 0;
         for &(lo, hi) in tables.declined.iter().filter(|(lo, hi)| lo <= hi) {
@@ -768,18 +761,14 @@ pub(crate) fn units_to_bytes(src: &[u16], tables: &EncodeTables, dst: &mut OutBy
                 _mm512_and_si512(u, _mm512_set1_epi16(0xFF)),
             );
             // The non-ASCII units' indexes, packed into the low lanes where that saves
-            // gather lanes: a gather costs by its lanes, whatever its mask (16 lanes 5.05 ns,
-            // 8 lanes 2.69, ad-hoc loop, this VM, 2026-11-24), so up to 24 units take 24
-            // lanes instead of 32 (Korean, with a space every few syllables). Denser blocks
-            // (Chinese, Japanese) skip the compress and expand: packing every block measured
-            // 3-5% slower on Chinese and the single-byte encodes than this (`simdenc bench
-            // --filter encode --level avx512`, 3 alternating rounds, best).
+            // gather lanes: a gather costs by its lanes, whatever its mask, so up to 24 units
+            // take 24 lanes instead of 32 (Korean, with a space every few syllables). Denser
+            // blocks (Chinese, Japanese) skip the compress and expand, which would cost them
+            // more than it saves (docs/decisions.md, "Kernel tuning").
             let mut others = !ascii;
             // Single-byte encodings: the units in the page of the first non-ASCII one (most
             // of them, in one script's text) are looked up in registers, its 256 bytes of
-            // blocks; only the others are gathered (`simdenc bench --filter sb-encode --level
-            // avx512 --batches 5`, 3 alternating rounds, best: windows-1251 1520 -> 2075 MB/s,
-            // windows-1256 1531 -> 2301, 2026-11-24).
+            // blocks; only the others are gathered.
             let mut in_page = 0;
             let mut local = _mm512_setzero_si512();
             if let Lookup::U8(blocks) = tables.blocks {
@@ -862,6 +851,7 @@ pub(crate) fn units_to_bytes(src: &[u16], tables: &EncodeTables, dst: &mut OutBy
             read += len;
         }
     }
-    let (r, w) = scalar::units_to_bytes(&src[read..], tables, &mut dst[written..]);
+    let (r, w) = scalar::utf16_to_legacy(&src[read..], tables, &mut dst[written..]);
     (read + r, written + w)
+}
 }

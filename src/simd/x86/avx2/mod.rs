@@ -1,12 +1,14 @@
 //! `Level::Avx2` = avx2 + bmi1 + bmi2 + popcnt: 32-byte vectors.
 
+mod cjk_decode;
+
 use crate::simd::OutBytes;
 use core::arch::x86_64::*;
 
 use super::super::generic;
 use super::super::generic::lane::{Lane, TranscodeVector};
 use super::super::vector::Vector;
-use super::super::{Kernels, Level};
+use super::super::{Kernels, Level, Tuning};
 
 /// `_mm256_shuffle_epi8` control swapping the bytes of each 16-bit lane.
 #[inline(always)]
@@ -93,7 +95,7 @@ impl Vector for __m256i {
     }
 }
 
-super::entry_points!("avx2,bmi1,bmi2,popcnt", __m256i, {
+super::entry_points!(avx2, __m256i, {
     ascii_prefix_len(src: &[u8]) -> usize = generic::ascii::prefix_len;
     copy_ascii(src: &[u8], dst: &mut OutBytes) -> usize = generic::ascii::copy;
     widen_ascii(src: &[u8], dst: &mut [u16]) -> usize = generic::ascii::widen;
@@ -115,9 +117,14 @@ pub(crate) const TABLE: Kernels = Kernels {
     utf16_bytes_to_utf8,
     single_byte_to_utf16,
     single_byte_to_utf8,
-    pairs_to_utf8: super::avx2_pairs::pairs_to_utf8,
-    pairs_to_utf16: super::avx2_pairs::pairs_to_utf16,
-    vector_pair_decode: true,
+    cjk_to_utf8: cjk_decode::cjk_to_utf8,
+    cjk_to_utf16: cjk_decode::cjk_to_utf16,
+    tuning: Tuning {
+        call_cjk_decode: true,
+        // `utf16_to_legacy` is the scalar kernel at AVX2 (no 256-entry byte lookup).
+        call_legacy_encode: false,
+        stage_encode_in_utf16: false,
+    },
     ..super::sse2::TABLE
 };
 
@@ -196,7 +203,7 @@ impl generic::utf8::Utf8Vector for __m256i {
     }
 }
 
-super::entry_points!("avx2,bmi1,bmi2,popcnt", __m256i, {
+super::entry_points!(avx2, __m256i, {
     utf8_valid_up_to(src: &[u8]) -> usize = generic::utf8::valid_up_to;
     utf8_copy_valid(src: &[u8], dst: &mut OutBytes) -> (usize, usize) = generic::utf8::copy_valid;
 });
@@ -370,7 +377,7 @@ unsafe fn bytes_from(v: __m128i, s: usize) -> i32 {
     }
 }
 
-super::entry_points!("avx2,bmi1,bmi2,popcnt", __m256i, {
+super::entry_points!(avx2, __m256i, {
     single_byte_to_utf16(src: &[u8], table: &[u16; 128], dst: &mut [u16]) -> (usize, usize) = generic::single_byte::to_utf16;
     single_byte_to_utf8(src: &[u8], table: &[u16; 128], dst: &mut OutBytes) -> (usize, usize) = generic::single_byte::to_utf8;
 });
@@ -617,7 +624,7 @@ impl Lane for __m128i {
     }
 }
 
-super::entry_points!("avx2,bmi1,bmi2,popcnt", __m256i, {
+super::entry_points!(avx2, __m256i, {
     utf8_to_utf16(src: &[u8], dst: &mut [u16]) -> (usize, usize) = generic::utf8_to_utf16::utf8_to_utf16;
     utf16_to_utf8(src: &[u16], dst: &mut OutBytes) -> (usize, usize) = generic::utf16_to_utf8::utf16_to_utf8;
     utf16_bytes_to_utf8(src: &[u8], be: bool, dst: &mut OutBytes) -> (usize, usize) = generic::utf16_to_utf8::utf16_bytes_to_utf8;

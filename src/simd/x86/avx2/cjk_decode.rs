@@ -1,6 +1,6 @@
 //! Two-byte CJK decoding (Shift_JIS, EUC-JP, EUC-KR, Big5, gb18030/GBK pairs) with AVX2,
 //! 32 input bytes at a time. An ISA-specific algorithm (STYLE.md 8.4), the AVX2 counterpart
-//! of `avx512_pairs.rs`: AVX2 has neither byte compress nor 128-entry byte lookups, so the
+//! of `avx512/cjk.rs`: AVX2 has neither byte compress nor 128-entry byte lookups, so the
 //! leads and trails are looked up by nibbles (`PairNibbles`), the code points are gathered
 //! one lane per two input bytes, and the output is compacted by shuffles from tables.
 //!
@@ -36,9 +36,11 @@ use crate::simd::OutBytes;
 use core::arch::x86_64::*;
 use core::mem::MaybeUninit;
 
-use super::super::generic::pairs::{Checked, ROWS013, ROWS16, ScalarPairs, exactly, leads_of, pair_blocks};
-use super::super::scalar;
-use super::super::{Lookup, PairTables};
+use crate::simd::generic::cjk_decode::{
+    Checked, ROWS013, ROWS16, ScalarPairs, exactly, leads_of, pair_blocks,
+};
+use crate::simd::scalar;
+use crate::simd::{Lookup, PairTables};
 
 /// The nibble tables in registers (each 16-entry table in both 128-bit lanes), and the
 /// pointer parameters.
@@ -263,9 +265,8 @@ unsafe fn block<const MIN: i32>(src: *const u8, t: &Tables, tables: &PairTables)
         // Negative 16-bit lanes: the pairs with a lead.
         let has_lead = _mm256_or_si256(lead_bytes, _mm256_slli_epi16::<8>(lead_bytes));
         // Pointers at or above the limit: gathered at the limit minus one (inside the
-        // table), and the block stops all the same. (Clamping rather than a branch before
-        // the gathers: decoding the Wikipedia texts, the two builds alternating, Korean EUC-KR
-        // 1.37 -> 1.40 GB/s to UTF-8, Japanese Shift_JIS 1.65 -> 1.93 to UTF-16, 2026-11-23.)
+        // table), and the block stops all the same (clamping, not a branch before the
+        // gathers, which mispredicts; docs/decisions.md, "Kernel tuning").
         let clamped = _mm256_min_epu16(pointer, t.last);
         let above = _mm256_andnot_si256(_mm256_cmpeq_epi16(clamped, pointer), has_lead);
         let pointer = clamped;
@@ -344,14 +345,13 @@ impl Checked for Block {
     }
     #[inline(always)]
     fn ascii(&self) -> bool {
-        // The block loop's ASCII runs measured slower here: a branch on every block cost
-        // 15% of Japanese text into UTF-8 (docs/decisions.md, "CJK kernels from one
-        // skeleton").
+        // No ASCII runs: their branch on every block costs CJK text more than runs save
+        // (docs/decisions.md, "CJK kernels from one skeleton").
         false
     }
 }
 
-/// The block loop (`generic::pairs::pair_blocks`) with this level's blocks: `tail` the
+/// The block loop (`generic::cjk_decode::pair_blocks`) with this level's blocks: `tail` the
 /// scalar kernel, `put` as there.
 ///
 /// # Safety
@@ -505,8 +505,8 @@ unsafe fn mixed_utf16(b: &Block, out: *mut u16) {
     }
 }
 
-#[target_feature(enable = "avx2,bmi1,bmi2,popcnt")]
-pub(crate) fn pairs_to_utf8(src: &[u8], tables: &PairTables, dst: &mut OutBytes) -> (usize, usize) {
+crate::simd::x86::with_features! { avx2,
+pub(crate) fn cjk_to_utf8(src: &[u8], tables: &PairTables, dst: &mut OutBytes) -> (usize, usize) {
     let put = |b: &Block, out: *mut MaybeUninit<u8>, whole: bool| {
         let out = out.cast::<u8>();
         // SAFETY: AVX2 etc. are enabled in the enclosing function; `out` has ROOM (64) bytes
@@ -546,15 +546,16 @@ pub(crate) fn pairs_to_utf8(src: &[u8], tables: &PairTables, dst: &mut OutBytes)
             tables,
             dst,
             64,
-            scalar::pairs_to_utf8_from::<0x80>,
+            scalar::cjk_to_utf8_from::<0x80>,
             Block::utf8_len,
             put,
         )
     }
 }
+}
 
-#[target_feature(enable = "avx2,bmi1,bmi2,popcnt")]
-pub(crate) fn pairs_to_utf16(src: &[u8], tables: &PairTables, dst: &mut [u16]) -> (usize, usize) {
+crate::simd::x86::with_features! { avx2,
+pub(crate) fn cjk_to_utf16(src: &[u8], tables: &PairTables, dst: &mut [u16]) -> (usize, usize) {
     let put = |b: &Block, out: *mut u16, whole: bool| {
         // SAFETY: AVX2 etc. are enabled in the enclosing function; `out` has ROOM (32) units
         // of room (`pair_blocks`). ASCII: 32 units. Pairs: 16 units. Mixed: at most 32
@@ -584,9 +585,10 @@ pub(crate) fn pairs_to_utf16(src: &[u8], tables: &PairTables, dst: &mut [u16]) -
             tables,
             dst,
             32,
-            scalar::pairs_to_utf16_from::<0x80>,
+            scalar::cjk_to_utf16_from::<0x80>,
             Block::utf16_len,
             put,
         )
     }
+}
 }

@@ -1,9 +1,9 @@
 //! Two-byte CJK decoding (Shift_JIS, EUC-JP, EUC-KR, Big5, gb18030/GBK pairs) in blocks of
-//! `LANES` input bytes, written once over [`PairVector`]: the block loop, the lead/trail
+//! `LANES` input bytes, written once over [`CjkDecodeVector`]: the block loop, the lead/trail
 //! analysis and the checks are here; how a level looks leads and trails up, gathers the
-//! code points and compacts the output are its [`PairVector`] methods (NEON: 64-entry
+//! code points and compacts the output are its [`CjkDecodeVector`] methods (NEON: 64-entry
 //! `tbl` lookups and one lane load per pair; AVX2: nibble lookups and `vpgatherdd`, see
-//! `x86/avx2_pairs.rs`, which shares the block loop and the lead analysis).
+//! `x86/avx2/cjk_decode.rs`, which shares the block loop and the lead analysis).
 //!
 //! ```text
 //! while LANES input bytes and ROOM units of output remain:
@@ -36,12 +36,14 @@
 //! block before the scalar kernel takes over) it goes through a buffer and is copied
 //! exactly, so nothing after `written` changes.
 
-// The `PairVector` skeleton has its instance on aarch64 (NEON); x86 uses the block loop,
+// The `CjkDecodeVector` skeleton has its instance on aarch64 (NEON); x86 uses the block loop,
 // the lead analysis and the rows (AVX2), and AVX-512 its own algorithm.
 #![cfg_attr(not(target_arch = "aarch64"), allow(dead_code))]
 
 use super::super::PairTables;
 use super::super::scalar;
+use super::super::vector::Vector;
+use super::ascii;
 use super::rows::{Keep, compact_rows};
 use crate::simd::OutBytes;
 use core::mem::MaybeUninit;
@@ -87,12 +89,11 @@ pub(crate) fn leads_of(capable: u64, bits: u32) -> u64 {
     (even_runs & even) | (capable & !even_runs & !even)
 }
 
-/// The operations of the pair kernels on one block of `LANES` bytes. Same contract as
-/// [`Vector`](super::super::vector::Vector): the instruction set of the implementing type is
-/// enabled in the caller, pointers are valid for what a method reads or writes.
-pub(crate) trait PairVector: Copy {
-    /// Input bytes per block (at most 64 / `BITS`).
-    const LANES: usize;
+/// The operations of the CJK decode kernels on one block of `LANES` bytes, beyond those of
+/// [`Vector`] (loads, stores, widening, `or`: an ASCII block's), whose contract they share:
+/// the instruction set of the implementing type is enabled in the caller, pointers are valid
+/// for what a method reads or writes. `LANES` is at most 64 / `BITS`.
+pub(crate) trait CjkDecodeVector: Vector {
     /// Bits per byte in the masks the methods take and return.
     const BITS: u32;
     /// Output room (bytes) a block's UTF-8 needs when stored whole: at most this many are
@@ -111,15 +112,10 @@ pub(crate) trait PairVector: Copy {
     ///
     /// # Safety
     /// - The ISA is enabled in the caller.
-    /// - [`PairVector::supports`] is true for `tables`.
+    /// - [`CjkDecodeVector::supports`] is true for `tables`.
     unsafe fn load_tables(tables: &PairTables) -> Self::Tables;
     /// Whether this level's kernels can take `tables` (else the scalar kernel does).
     fn supports(tables: &PairTables) -> bool;
-    /// Loads `LANES` bytes.
-    ///
-    /// # Safety
-    /// The ISA is enabled in the caller; `src` is valid for reading `LANES` bytes.
-    unsafe fn load(src: *const u8) -> Self;
     /// The bytes 0x80 and above.
     ///
     /// # Safety
@@ -160,27 +156,12 @@ pub(crate) trait PairVector: Copy {
     /// - The ISA is enabled in the caller.
     /// - `out` is valid for writing `ROOM16` units; `d` was decoded from `self`, `leads`.
     unsafe fn put_utf16(self, d: &Self::Decoded, leads: u64, kept: u64, out: *mut u16);
-    /// Bitwise or.
-    ///
-    /// # Safety
-    /// The ISA is enabled in the caller.
-    unsafe fn or(self, other: Self) -> Self;
-    /// Stores the `LANES` bytes (an ASCII block's UTF-8).
-    ///
-    /// # Safety
-    /// The ISA is enabled in the caller; `out` is valid for writing `LANES` bytes.
-    unsafe fn store(self, out: *mut u8);
-    /// Stores the `LANES` bytes widened to u16 (an ASCII block's UTF-16).
-    ///
-    /// # Safety
-    /// The ISA is enabled in the caller; `out` is valid for writing `LANES` units.
-    unsafe fn widen_store(self, out: *mut u16);
 }
 
 /// One checked block: its bytes, its leads and kept bytes (not trails, not past `read`),
 /// and its code points (`None`: all ASCII).
 #[derive(Clone, Copy)]
-pub(crate) struct Block<V: PairVector> {
+pub(crate) struct Block<V: CjkDecodeVector> {
     v: V,
     leads: u64,
     kept: u64,
@@ -188,7 +169,7 @@ pub(crate) struct Block<V: PairVector> {
     decoded: Option<V::Decoded>,
 }
 
-impl<V: PairVector> Block<V> {
+impl<V: CjkDecodeVector> Block<V> {
     /// Code units of UTF-16 out.
     #[inline(always)]
     fn utf16_len(&self) -> usize {
@@ -203,7 +184,7 @@ impl<V: PairVector> Block<V> {
 
 /// A mask of every byte of a block.
 #[inline(always)]
-fn all<V: PairVector>() -> u64 {
+fn all<V: CjkDecodeVector>() -> u64 {
     let bits = V::BITS as usize * V::LANES;
     if bits >= 64 { u64::MAX } else { (1 << bits) - 1 }
 }
@@ -216,7 +197,7 @@ fn all<V: PairVector>() -> u64 {
 /// - `src` is valid for reading `V::LANES` bytes.
 /// - `t` was loaded from `tables`.
 #[inline(always)]
-unsafe fn block<V: PairVector, const MIN: u32>(
+unsafe fn block<V: CjkDecodeVector, const MIN: u32>(
     src: *const u8,
     t: &V::Tables,
     tables: &PairTables,
@@ -261,7 +242,7 @@ unsafe fn block<V: PairVector, const MIN: u32>(
     }
 }
 
-/// A scalar pair kernel with its end (`scalar::pairs_to_utf8_from`), the tail of the vector
+/// A scalar pair kernel with its end (`scalar::cjk_to_utf8_from`), the tail of the vector
 /// ones.
 pub(crate) type ScalarPairs<T> = fn(&[u8], &PairTables, &mut [T], usize) -> (usize, usize);
 
@@ -273,7 +254,7 @@ pub(crate) trait Checked: Copy {
     fn ascii(&self) -> bool;
 }
 
-impl<V: PairVector> Checked for Block<V> {
+impl<V: CjkDecodeVector> Checked for Block<V> {
     #[inline(always)]
     fn read(&self) -> usize {
         self.read
@@ -285,39 +266,28 @@ impl<V: PairVector> Checked for Block<V> {
 }
 
 /// Copies (UTF-8) or widens (UTF-16) the ASCII run at the start of `src` into `dst`, four
-/// vectors at a time while they are all ASCII and fit: returns their length (in both).
-/// HTML pages are mostly such runs, which a block at a time would cost the pair checks'
-/// bookkeeping on each.
+/// vectors at a time while they are all ASCII and fit ([`ascii::run4`]): returns their length
+/// (in both). HTML pages are mostly such runs, which a block at a time would cost the pair
+/// checks' bookkeeping on each.
 ///
 /// # Safety
 /// - The ISA of `V` is enabled in the caller.
 /// - `put` stores `V::LANES` units of the vector at the pointer it is given.
 #[inline(always)]
-unsafe fn ascii_run<V: PairVector, T>(src: &[u8], dst: &mut [T], put: impl Fn(V, *mut T)) -> usize {
-    let step = 4 * V::LANES;
-    let mut i = 0;
-    while i + step <= src.len() && i + step <= dst.len() {
-        // SAFETY: `i + 4 * LANES` is within both slices (the loop's condition); the ISA and
-        // `put` per the contract.
-        unsafe {
-            let at = src.as_ptr().add(i);
-            let v = [
-                V::load(at),
-                V::load(at.add(V::LANES)),
-                V::load(at.add(2 * V::LANES)),
-                V::load(at.add(3 * V::LANES)),
-            ];
-            if v[0].or(v[1]).or(v[2].or(v[3])).high() != 0 {
-                break;
-            }
-            let out = dst.as_mut_ptr().add(i);
-            for (k, v) in v.into_iter().enumerate() {
-                put(v, out.add(k * V::LANES));
-            }
-        }
-        i += step;
+unsafe fn ascii_run<V: CjkDecodeVector, T>(src: &[u8], dst: &mut [T], put: impl Fn(V, *mut T)) -> usize {
+    let (at, out) = (src.as_ptr(), dst.as_mut_ptr());
+    // SAFETY: `run4` loads at `i` and stores at `i` only with `i + LANES` within both slices
+    // (`len`); the ISA and `put` per the contract.
+    unsafe {
+        ascii::run4(
+            src.len().min(dst.len()),
+            V::LANES,
+            |i| V::load(at.add(i)),
+            |a, b| a.or(b),
+            |v| v.high() == 0,
+            |v, i| put(v, out.add(i)),
+        )
     }
-    i
 }
 
 /// The block loop of the pair kernels: while `lanes` input bytes and `room` code units of
@@ -422,12 +392,12 @@ pub(crate) unsafe fn exactly<T: Copy + Default>(out: *mut T, n: usize, put: impl
 /// # Safety
 /// The ISA of `V` is enabled in the caller.
 #[inline(always)]
-pub(crate) unsafe fn to_utf8<V: PairVector>(
+pub(crate) unsafe fn to_utf8<V: CjkDecodeVector>(
     src: &[u8],
     tables: &PairTables,
     dst: &mut OutBytes,
 ) -> (usize, usize) {
-    let tail = scalar::pairs_to_utf8_from::<0x80>;
+    let tail = scalar::cjk_to_utf8_from::<0x80>;
     if src.len() < V::LANES || !V::supports(tables) {
         return tail(src, tables, dst, usize::MAX);
     }
@@ -464,12 +434,12 @@ pub(crate) unsafe fn to_utf8<V: PairVector>(
 /// # Safety
 /// The ISA of `V` is enabled in the caller.
 #[inline(always)]
-pub(crate) unsafe fn to_utf16<V: PairVector>(
+pub(crate) unsafe fn to_utf16<V: CjkDecodeVector>(
     src: &[u8],
     tables: &PairTables,
     dst: &mut [u16],
 ) -> (usize, usize) {
-    let tail = scalar::pairs_to_utf16_from::<0x80>;
+    let tail = scalar::cjk_to_utf16_from::<0x80>;
     if src.len() < V::LANES || !V::supports(tables) {
         return tail(src, tables, dst, usize::MAX);
     }

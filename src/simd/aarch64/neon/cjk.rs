@@ -1,20 +1,20 @@
-//! The NEON instances of the pair kernels (`generic/pairs.rs`), 16 input bytes a block, and
-//! of the `units_to_bytes` kernel (`generic/units.rs`), 8 code units a block.
+//! The NEON instances of the pair kernels (`generic/cjk_decode.rs`), 16 input bytes a block, and
+//! of the `utf16_to_legacy` kernel (`generic/legacy_encode.rs`), 8 code units a block.
 //!
 //! Masks have 4 bits per byte (`shrn` of a byte mask, the cheap NEON "movemask"). The
 //! leads' rows and every byte's column are 128- and 256-entry byte lookups (two and four
 //! 64-byte `tbl`/`tbx`); the eight pairs' pointers are one widening multiply-add, and their
 //! code points eight lane loads (NEON has no gather). The output is compacted per 8 bytes
-//! (UTF-16) or 4 bytes (UTF-8) by `tbl` with the shared rows of `generic/pairs.rs`.
+//! (UTF-16) or 4 bytes (UTF-8) by `tbl` with the shared rows of `generic/cjk_decode.rs`.
 
 use crate::simd::OutBytes;
 use core::arch::aarch64::*;
 
-use super::super::generic::pairs::{self, PairVector, ROWS013, ROWS16};
-use super::super::generic::single_byte::TAIL8;
-use super::super::generic::units::{self, UnitsVector};
-use super::super::generic::utf16_to_utf8::ROWS12;
-use super::super::{EncodeTables, Lookup, PairTables};
+use crate::simd::generic::cjk_decode::{self, CjkDecodeVector, ROWS013, ROWS16};
+use crate::simd::generic::legacy_encode::{self, LegacyEncodeVector};
+use crate::simd::generic::single_byte::TAIL8;
+use crate::simd::generic::utf16_to_utf8::ROWS12;
+use crate::simd::{EncodeTables, Lookup, PairTables};
 
 /// The lookup tables in registers, and the pointer parameters.
 pub(crate) struct Tables {
@@ -82,8 +82,7 @@ impl Decoded {
     }
 }
 
-impl PairVector for uint8x16_t {
-    const LANES: usize = 16;
+impl CjkDecodeVector for uint8x16_t {
     const BITS: u32 = 4;
     // Four pieces of 4 bytes, each stored as 16 bytes at the end of those before (at most
     // 24 bytes in all: 16 + one per lead).
@@ -119,12 +118,6 @@ impl PairVector for uint8x16_t {
                 index,
             }
         }
-    }
-
-    #[inline(always)]
-    unsafe fn load(src: *const u8) -> Self {
-        // SAFETY: 16 readable bytes (the contract).
-        unsafe { vld1q_u8(src) }
     }
 
     #[inline(always)]
@@ -289,37 +282,16 @@ impl PairVector for uint8x16_t {
             }
         }
     }
-
-    #[inline(always)]
-    unsafe fn or(self, other: Self) -> Self {
-        // SAFETY: register operations.
-        unsafe { vorrq_u8(self, other) }
-    }
-
-    #[inline(always)]
-    unsafe fn store(self, out: *mut u8) {
-        // SAFETY: 16 writable bytes (the contract).
-        unsafe { vst1q_u8(out, self) }
-    }
-
-    #[inline(always)]
-    unsafe fn widen_store(self, out: *mut u16) {
-        // SAFETY: 16 writable units (the contract).
-        unsafe {
-            vst1q_u16(out, vmovl_u8(vget_low_u8(self)));
-            vst1q_u16(out.add(8), vmovl_high_u8(self));
-        }
-    }
 }
 
-pub(crate) fn pairs_to_utf8(src: &[u8], tables: &PairTables, dst: &mut OutBytes) -> (usize, usize) {
+pub(crate) fn cjk_to_utf8(src: &[u8], tables: &PairTables, dst: &mut OutBytes) -> (usize, usize) {
     // SAFETY: NEON is part of the aarch64 baseline, which is all the generic kernel requires.
-    unsafe { pairs::to_utf8::<uint8x16_t>(src, tables, dst) }
+    unsafe { cjk_decode::to_utf8::<uint8x16_t>(src, tables, dst) }
 }
 
-pub(crate) fn pairs_to_utf16(src: &[u8], tables: &PairTables, dst: &mut [u16]) -> (usize, usize) {
-    // SAFETY: as `pairs_to_utf8`.
-    unsafe { pairs::to_utf16::<uint8x16_t>(src, tables, dst) }
+pub(crate) fn cjk_to_utf16(src: &[u8], tables: &PairTables, dst: &mut [u16]) -> (usize, usize) {
+    // SAFETY: as `cjk_to_utf8`.
+    unsafe { cjk_decode::to_utf16::<uint8x16_t>(src, tables, dst) }
 }
 
 /// The encoder's pages in registers, the blocks' limit and the declined ranges in use.
@@ -332,7 +304,7 @@ pub(crate) struct EncodeRegs {
     ranges: usize,
 }
 
-impl UnitsVector for uint16x8_t {
+impl LegacyEncodeVector for uint16x8_t {
     const UNITS: usize = 8;
     type Tables = EncodeRegs;
 
@@ -464,7 +436,7 @@ impl UnitsVector for uint16x8_t {
     }
 }
 
-pub(crate) fn units_to_bytes(src: &[u16], tables: &EncodeTables, dst: &mut OutBytes) -> (usize, usize) {
+pub(crate) fn utf16_to_legacy(src: &[u16], tables: &EncodeTables, dst: &mut OutBytes) -> (usize, usize) {
     // SAFETY: NEON is part of the aarch64 baseline, which is all the generic kernel requires.
-    unsafe { units::units_to_bytes::<uint16x8_t>(src, tables, dst) }
+    unsafe { legacy_encode::utf16_to_legacy::<uint16x8_t>(src, tables, dst) }
 }

@@ -3,6 +3,8 @@
 //! NEON has no movemask: [`Vector::high_mask`] weighs each lane's high bit by its power of
 //! two and adds across each half (the common idiom); "any" checks use `vmaxvq_u8`.
 
+mod cjk;
+
 use crate::simd::OutBytes;
 use core::arch::aarch64::*;
 
@@ -10,7 +12,7 @@ use super::super::generic;
 use super::super::generic::lane::{Lane, TranscodeVector};
 use super::super::generic::utf8::Utf8Vector;
 use super::super::vector::Vector;
-use super::super::{Kernels, Level};
+use super::super::{Kernels, Level, Tuning};
 
 impl Vector for uint8x16_t {
     const LANES: usize = 16;
@@ -558,10 +560,12 @@ pub(crate) static KERNELS: Kernels = Kernels {
     utf8_to_utf16,
     utf16_to_utf8,
     utf16_bytes_to_utf8,
-    pairs_to_utf8: super::neon_pairs::pairs_to_utf8,
-    pairs_to_utf16: super::neon_pairs::pairs_to_utf16,
-    units_to_bytes: super::neon_pairs::units_to_bytes,
-    vector_pair_decode: true,
-    vector_units_encode: true,
-    ..super::super::scalar::TABLE
+    cjk_to_utf8: cjk::cjk_to_utf8,
+    cjk_to_utf16: cjk::cjk_to_utf16,
+    utf16_to_legacy: cjk::utf16_to_legacy,
+    tuning: Tuning {
+        call_cjk_decode: true,
+        call_legacy_encode: true,
+        stage_encode_in_utf16: false,
+    },
 };

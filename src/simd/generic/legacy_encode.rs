@@ -1,5 +1,5 @@
 //! CJK and single-byte encode from UTF-16 code units through [`EncodeTables`], `UNITS` units
-//! at a time, written once over [`UnitsVector`] (the `units_to_bytes` kernel).
+//! at a time, written once over [`LegacyEncodeVector`] (the `utf16_to_legacy` kernel).
 //!
 //! ```text
 //! while UNITS units remain and 2 * UNITS bytes of room:
@@ -17,20 +17,21 @@
 //! Every check comes before any output of its block, nothing is written past what is
 //! returned, and the scalar kernel goes on from the block that stopped, so `(read,
 //! written)` and the output equal the scalar kernel's. AVX-512 has its own kernel
-//! (`x86/avx512_pairs.rs`: byte compress, 64-byte lookups).
+//! (`x86/avx512/cjk.rs`: byte compress, 64-byte lookups).
 
 // The instance is NEON's: AVX2 has no 256-entry byte lookup for the pages, and its scalar
-// kernel measured at 2.8 to 4 times encoding_rs already (docs/decisions.md).
+// kernel is well ahead of encoding_rs already (docs/decisions.md).
 #![cfg_attr(not(target_arch = "aarch64"), allow(dead_code))]
 
 use super::super::scalar;
 use super::super::{EncodeTables, Lookup};
+use super::ascii;
 use crate::simd::OutBytes;
 
-/// The operations of the `units_to_bytes` kernel on `UNITS` code units. Same contract as
+/// The operations of the `utf16_to_legacy` kernel on `UNITS` code units. Same contract as
 /// [`Vector`](super::super::vector::Vector): the instruction set of the implementing type is
 /// enabled in the caller, pointers are valid for what a method reads or writes.
-pub(crate) trait UnitsVector: Copy {
+pub(crate) trait LegacyEncodeVector: Copy {
     /// Code units per block.
     const UNITS: usize;
     /// The tables in registers.
@@ -76,42 +77,32 @@ pub(crate) trait UnitsVector: Copy {
 }
 
 /// Narrows the ASCII run at the start of `src` into `dst`, four vectors at a time while they
-/// are all ASCII and fit; returns its length. (HTML pages are mostly such runs.)
+/// are all ASCII and fit ([`ascii::run4`]); returns its length. (HTML pages are mostly such
+/// runs.)
 ///
 /// # Safety
 /// The ISA of `V` is enabled in the caller.
 #[inline(always)]
-unsafe fn ascii_run<V: UnitsVector>(src: &[u16], dst: &mut OutBytes) -> usize {
-    let step = 4 * V::UNITS;
-    let mut i = 0;
-    while i + step <= src.len() && i + step <= dst.len() {
-        // SAFETY: `i + 4 * UNITS` is within both slices (the loop's condition); the ISA per
-        // the contract.
-        unsafe {
-            let at = src.as_ptr().add(i);
-            let v = [
-                V::load(at),
-                V::load(at.add(V::UNITS)),
-                V::load(at.add(2 * V::UNITS)),
-                V::load(at.add(3 * V::UNITS)),
-            ];
-            if !v[0].or(v[1]).or(v[2].or(v[3])).ascii() {
-                break;
-            }
-            let out = dst.as_mut_ptr().add(i).cast::<u8>();
-            for (k, v) in v.into_iter().enumerate() {
-                v.store_narrow(out.add(k * V::UNITS));
-            }
-        }
-        i += step;
+unsafe fn ascii_run<V: LegacyEncodeVector>(src: &[u16], dst: &mut OutBytes) -> usize {
+    let (at, out) = (src.as_ptr(), dst.as_mut_ptr().cast::<u8>());
+    // SAFETY: `run4` loads at `i` and stores at `i` only with `i + UNITS` within both slices
+    // (`len`); the ISA per the contract.
+    unsafe {
+        ascii::run4(
+            src.len().min(dst.len()),
+            V::UNITS,
+            |i| V::load(at.add(i)),
+            |a, b| a.or(b),
+            |v| v.ascii(),
+            |v, i| v.store_narrow(out.add(i)),
+        )
     }
-    i
 }
 
 /// # Safety
 /// The ISA of `V` is enabled in the caller.
 #[inline(always)]
-pub(crate) unsafe fn units_to_bytes<V: UnitsVector>(
+pub(crate) unsafe fn utf16_to_legacy<V: LegacyEncodeVector>(
     src: &[u16],
     tables: &EncodeTables,
     dst: &mut OutBytes,
@@ -150,6 +141,6 @@ pub(crate) unsafe fn units_to_bytes<V: UnitsVector>(
             read += V::UNITS;
         }
     }
-    let (r, w) = scalar::units_to_bytes(&src[read..], tables, &mut dst[written..]);
+    let (r, w) = scalar::utf16_to_legacy(&src[read..], tables, &mut dst[written..]);
     (read + r, written + w)
 }

@@ -1,12 +1,15 @@
 //! `Level::Avx512` = avx512f + avx512bw + avx512vl + avx512vbmi + avx512vbmi2 + bmi2:
 //! 64-byte vectors with mask registers.
 
+mod cjk;
+pub(crate) mod transcode;
+
 use crate::simd::OutBytes;
 use core::arch::x86_64::*;
 
 use super::super::generic;
 use super::super::vector::Vector;
-use super::super::{Kernels, Level};
+use super::super::{Kernels, Level, Tuning};
 
 impl Vector for __m512i {
     const LANES: usize = 64;
@@ -74,7 +77,7 @@ impl Vector for __m512i {
     }
 }
 
-super::entry_points!("avx512f,avx512bw,avx512vl,avx512vbmi,avx512vbmi2,bmi2", __m512i, {
+super::entry_points!(avx512, __m512i, {
     ascii_prefix_len(src: &[u8]) -> usize = generic::ascii::prefix_len;
     copy_ascii(src: &[u8], dst: &mut OutBytes) -> usize = generic::ascii::copy;
     widen_ascii(src: &[u8], dst: &mut [u16]) -> usize = generic::ascii::widen;
@@ -93,15 +96,17 @@ pub(crate) const TABLE: Kernels = Kernels {
     utf8_copy_valid,
     single_byte_to_utf16,
     single_byte_to_utf8,
-    utf8_to_utf16: super::avx512_transcode::utf8_to_utf16,
-    utf16_to_utf8: super::avx512_transcode::utf16_to_utf8,
-    utf16_bytes_to_utf8: super::avx512_transcode::utf16_bytes_to_utf8,
-    pairs_to_utf8: super::avx512_pairs::pairs_to_utf8,
-    pairs_to_utf16: super::avx512_pairs::pairs_to_utf16,
-    units_to_bytes: super::avx512_pairs::units_to_bytes,
-    vector_pair_decode: true,
-    vector_units_encode: true,
-    vector_transcoders: true,
+    utf8_to_utf16: transcode::utf8_to_utf16,
+    utf16_to_utf8: transcode::utf16_to_utf8,
+    utf16_bytes_to_utf8: transcode::utf16_bytes_to_utf8,
+    cjk_to_utf8: cjk::cjk_to_utf8,
+    cjk_to_utf16: cjk::cjk_to_utf16,
+    utf16_to_legacy: cjk::utf16_to_legacy,
+    tuning: Tuning {
+        call_cjk_decode: true,
+        call_legacy_encode: true,
+        stage_encode_in_utf16: true,
+    },
 };
 
 pub(crate) static KERNELS: Kernels = TABLE;
@@ -210,12 +215,7 @@ impl generic::utf8::Utf8Vector for __m512i {
         // SAFETY: the mask selects the first `n` bytes, which the caller guarantees
         // readable; masked-off bytes are not read (faults suppressed); AVX-512BW per the
         // trait contract.
-        unsafe {
-            Some(_mm512_maskz_loadu_epi8(
-                super::avx512_transcode::low_bits64(n),
-                src.cast(),
-            ))
-        }
+        unsafe { Some(_mm512_maskz_loadu_epi8(transcode::low_bits64(n), src.cast())) }
     }
     #[inline(always)]
     unsafe fn load_after_zeros(src: *const u8, skip: usize) -> Option<Self> {
@@ -224,7 +224,7 @@ impl generic::utf8::Utf8Vector for __m512i {
         // AVX-512VBMI2 per the trait contract.
         unsafe {
             Some(_mm512_maskz_expandloadu_epi8(
-                !super::avx512_transcode::low_bits64(skip),
+                !transcode::low_bits64(skip),
                 src.cast(),
             ))
         }
@@ -233,7 +233,7 @@ impl generic::utf8::Utf8Vector for __m512i {
     unsafe fn store_partial(self, dst: *mut u8, n: usize) -> bool {
         // SAFETY: the mask selects the first `n` bytes, which the caller guarantees
         // writable; masked-off bytes are not written; AVX-512BW per the trait contract.
-        unsafe { _mm512_mask_storeu_epi8(dst.cast(), super::avx512_transcode::low_bits64(n), self) };
+        unsafe { _mm512_mask_storeu_epi8(dst.cast(), transcode::low_bits64(n), self) };
         true
     }
 }
@@ -280,7 +280,7 @@ const SHIFT_IN: [[u8; 64]; 3] = {
     v
 };
 
-super::entry_points!("avx512f,avx512bw,avx512vl,avx512vbmi,avx512vbmi2,bmi2", __m512i, {
+super::entry_points!(avx512, __m512i, {
     utf8_valid_up_to(src: &[u8]) -> usize = generic::utf8::valid_up_to;
     utf8_copy_valid(src: &[u8], dst: &mut OutBytes) -> (usize, usize) = generic::utf8::copy_valid;
 });
@@ -375,17 +375,14 @@ unsafe fn decode_64(v: __m512i, t: &SplitTable) -> ([__m512i; 2], u64) {
     }
 }
 
+crate::simd::x86::with_features! { avx512,
 /// Single-byte decode to UTF-16, 64 bytes at a time, each decoded by [`decode_64`]. The loop
 /// carries no dependency through the data (a block advances by 64 or leaves the loop), so
 /// blocks overlap in the pipeline; the block with an unmapped byte, or the last partial
 /// block, is loaded and stored with masks after the loop. Either stops where the scalar
 /// kernel stops: at the first unmapped byte or at the end of the shorter slice.
-///
-/// Benchmark (`simdenc bench --filter sb-decode16 --level avx512`, 2-vCPU Zen 4 VM): about
-/// 2.3 GB/s on every encoding with the former 32-byte `vpermi2w` blocks, whose advance (the
-/// `popcnt` of the stored lanes, computed without `popcnt` enabled) fed the next load; about
-/// 30 GB/s like this (de, ru, el, he, ar, th).
-#[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512vbmi,avx512vbmi2,bmi2")]
+/// (An advance that depends on the data would feed the next load: docs/decisions.md,
+/// "Kernel tuning".)
 fn single_byte_to_utf16(src: &[u8], table: &[u16; 128], dst: &mut [u16]) -> (usize, usize) {
     let len = src.len().min(dst.len());
     if len == 0 {
@@ -434,7 +431,9 @@ fn single_byte_to_utf16(src: &[u8], table: &[u16; 128], dst: &mut [u16]) -> (usi
     i += keep;
     (i, i)
 }
+}
 
+crate::simd::x86::with_features! { avx512,
 /// Single-byte decode to UTF-8, 64 bytes at a time: ASCII blocks are copied; otherwise the
 /// code units (see [`decode_64`]) are converted to UTF-8 in registers per 32 — all at once
 /// when they are below U+0800 (Cyrillic, Greek, Hebrew, Arabic), else per 16 in u32 lanes
@@ -446,11 +445,9 @@ fn single_byte_to_utf16(src: &[u8], table: &[u16; 128], dst: &mut [u16]) -> (usi
 /// every character before them, so the result equals the scalar kernel's.
 ///
 /// As for UTF-16, the read position advances by 64 per block whatever the block holds, so
-/// only the write position (a sum of byte counts) is carried from block to block: about
-/// 7 GB/s on ru, el, he, ar and 4 GB/s on th, from 3 GB/s before (same benchmark).
+/// only the write position (a sum of byte counts) is carried from block to block.
 ///
-/// `popcnt` is enabled besides the level's features: see `avx512_transcode`'s module docs.
-#[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512vbmi,avx512vbmi2,bmi2,popcnt")]
+/// `popcnt` is enabled besides the level's features: see `transcode`'s module docs.
 fn single_byte_to_utf8(src: &[u8], table: &[u16; 128], dst: &mut OutBytes) -> (usize, usize) {
     let (mut r, mut w) = (0, 0);
     if !src.is_empty() {
@@ -484,8 +481,8 @@ fn single_byte_to_utf8(src: &[u8], table: &[u16; 128], dst: &mut OutBytes) -> (u
             let parts = if wide == 0 {
                 // SAFETY: register operations; the ISA (with popcnt) is enabled.
                 unsafe {
-                    out[0] = super::avx512_transcode::below_0800_to_utf8(units[0], k as u32);
-                    out[1] = super::avx512_transcode::below_0800_to_utf8(units[1], (k >> 32) as u32);
+                    out[0] = transcode::below_0800_to_utf8(units[0], k as u32);
+                    out[1] = transcode::below_0800_to_utf8(units[1], (k >> 32) as u32);
                 }
                 2
             } else {
@@ -495,8 +492,8 @@ fn single_byte_to_utf8(src: &[u8], table: &[u16; 128], dst: &mut OutBytes) -> (u
                         let lo = _mm512_cvtepu16_epi32(_mm512_castsi512_si256(u));
                         let hi = _mm512_cvtepu16_epi32(_mm512_extracti64x4_epi64::<1>(u));
                         let keep = k >> (32 * h);
-                        out[2 * h] = super::avx512_transcode::bmp_to_utf8(lo, keep as u16);
-                        out[2 * h + 1] = super::avx512_transcode::bmp_to_utf8(hi, (keep >> 16) as u16);
+                        out[2 * h] = transcode::bmp_to_utf8(lo, keep as u16);
+                        out[2 * h + 1] = transcode::bmp_to_utf8(hi, (keep >> 16) as u16);
                     }
                 }
                 4
@@ -518,4 +515,5 @@ fn single_byte_to_utf8(src: &[u8], table: &[u16; 128], dst: &mut OutBytes) -> (u
     }
     let (read, written) = super::super::scalar::single_byte_to_utf8(&src[r..], table, &mut dst[w..]);
     (r + read, w + written)
+}
 }
