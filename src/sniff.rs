@@ -809,11 +809,6 @@ fn get_an_attribute<'a>(stream: &mut Stream<'a>) -> Result<Option<Attribute<'a>>
     Ok(Some(Attribute::new(bytes, name, value_start..stream.position)))
 }
 
-/// ASCII whitespace: U+0009, U+000A, U+000C, U+000D, U+0020.
-fn is_ascii_whitespace(b: u8) -> bool {
-    is_space(b)
-}
-
 /// "The algorithm for extracting a character encoding from a meta element" (HTML 2.5.3),
 /// given the value `s` of a `content` attribute: the encoding named by its `charset=`, or
 /// `None` ("nothing").
@@ -844,7 +839,7 @@ fn meta_content_charset_at(s: &[u8]) -> Option<(&'static Encoding, Range<usize>)
         position += found + 7;
         // 3. Skip any ASCII whitespace that immediately follow the word "charset" (there might
         //    not be any).
-        while s.get(position).is_some_and(|&b| is_ascii_whitespace(b)) {
+        while s.get(position).is_some_and(|&b| is_space(b)) {
             position += 1;
         }
         // 4. If the next character is not a U+003D EQUALS SIGN (=), then move position to point
@@ -856,7 +851,7 @@ fn meta_content_charset_at(s: &[u8]) -> Option<(&'static Encoding, Range<usize>)
     }
     // 5. Skip any ASCII whitespace that immediately follow the equals sign (there might not be
     //    any).
-    while s.get(position).is_some_and(|&b| is_ascii_whitespace(b)) {
+    while s.get(position).is_some_and(|&b| is_space(b)) {
         position += 1;
     }
     // 6. Process the next character as follows:
@@ -880,7 +875,7 @@ fn meta_content_charset_at(s: &[u8]) -> Option<(&'static Encoding, Range<usize>)
             let end = position
                 + rest
                     .iter()
-                    .position(|&b| is_ascii_whitespace(b) || b == b';')
+                    .position(|&b| is_space(b) || b == b';')
                     .unwrap_or(rest.len());
             Some((Encoding::for_label(&s[position..end])?, position..end))
         }

@@ -497,11 +497,7 @@ pub fn rewrite_declaration(head: &Head, plan: &Plan) -> Option<Vec<u8>> {
     }
     let found = simdenc::sniff::declaration(&head.bytes)?;
     let label = found.label?;
-    let name = match plan.target {
-        Target::Encode(encoding) => encoding.name(),
-        Target::Utf16 { big_endian: false } => "UTF-16LE",
-        Target::Utf16 { big_endian: true } => "UTF-16BE",
-    };
+    let name = target_name(plan);
     let old = &head.bytes[label.clone()];
     if old.eq_ignore_ascii_case(name.as_bytes()) {
         return None;

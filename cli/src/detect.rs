@@ -111,11 +111,9 @@ pub fn sniff_reader<R: Read>(
     let mut filled = 0;
     // The kind is decided on the first bytes (enough for the content rules).
     while filled < 64 {
-        match input.read(&mut chunk[filled..]) {
-            Ok(0) => break,
-            Ok(n) => filled += n,
-            Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
-            Err(e) => return Err(e),
+        match read_some(&mut input, &mut chunk[filled..])? {
+            0 => break,
+            n => filled += n,
         }
     }
     let markup = markup_of(plan.kind, path, &chunk[..filled]);

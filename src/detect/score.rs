@@ -326,147 +326,106 @@ fn char_cost(m: &CjkModel, lead: u8, trail: u8) -> u32 {
 }
 
 /// GBK and gb18030 (gb18030 when a four-byte sequence occurs).
-fn gbk_cost(text: &[u8], m: &CjkModel) -> (u32, &'static Encoding) {
+/// The cost of `text` in one CJK encoding: ASCII is free; at each byte above 0x7F, `sequence`
+/// gives the cost and length of the sequence starting there (an error costs [`ERR`] and is one
+/// byte long), or `None` when the text ends inside it.
+fn cjk_cost(text: &[u8], mut sequence: impl FnMut(&[u8]) -> Option<(u32, usize)>) -> u32 {
     let mut cost = 0u32;
-    let mut four = false;
     let mut i = 0;
     while i < text.len() {
-        let b = text[i];
-        if b < 0x80 {
+        if text[i] < 0x80 {
             i += 1;
             continue;
         }
-        let Some(&t) = text.get(i + 1) else { break };
-        if !(0x81..=0xFE).contains(&b) {
-            cost += ERR;
-            i += 1;
+        let Some((c, len)) = sequence(&text[i..]) else {
+            break;
+        };
+        cost += c;
+        i += len;
+    }
+    cost
+}
+
+fn gbk_cost(text: &[u8], m: &CjkModel) -> (u32, &'static Encoding) {
+    let mut four = false;
+    let cost = cjk_cost(text, |s| {
+        let (b, t) = (s[0], *s.get(1)?);
+        Some(if !(0x81..=0xFE).contains(&b) {
+            (ERR, 1)
         } else if (0x30..=0x39).contains(&t) {
-            match (text.get(i + 2), text.get(i + 3)) {
+            match (s.get(2), s.get(3)) {
                 (Some(0x81..=0xFE), Some(0x30..=0x39)) => {
-                    cost += RARE;
                     four = true;
-                    i += 4;
+                    (RARE, 4)
                 }
-                (Some(0x81..=0xFE), None) | (None, None) => break,
-                _ => {
-                    cost += ERR;
-                    i += 1;
-                }
+                (Some(0x81..=0xFE), None) | (None, None) => return None,
+                _ => (ERR, 1),
             }
         } else if (0x40..=0x7E).contains(&t) || (0x80..=0xFE).contains(&t) {
-            cost += char_cost(m, b, t);
-            i += 2;
+            (char_cost(m, b, t), 2)
         } else {
-            cost += ERR;
-            i += 1;
-        }
-    }
+            (ERR, 1)
+        })
+    });
     (cost, if four { crate::GB18030 } else { m.encoding })
 }
 
 fn big5_cost(text: &[u8], m: &CjkModel) -> u32 {
-    let mut cost = 0u32;
-    let mut i = 0;
-    while i < text.len() {
-        let b = text[i];
-        if b < 0x80 {
-            i += 1;
-            continue;
-        }
-        let Some(&t) = text.get(i + 1) else { break };
-        if (0x81..=0xFE).contains(&b) && ((0x40..=0x7E).contains(&t) || (0xA1..=0xFE).contains(&t)) {
-            cost += char_cost(m, b, t) + if b < 0xA1 { RARE } else { 0 };
-            i += 2;
-        } else {
-            cost += ERR;
-            i += 1;
-        }
-    }
-    cost
+    cjk_cost(text, |s| {
+        let (b, t) = (s[0], *s.get(1)?);
+        Some(
+            if (0x81..=0xFE).contains(&b) && ((0x40..=0x7E).contains(&t) || (0xA1..=0xFE).contains(&t)) {
+                (char_cost(m, b, t) + if b < 0xA1 { RARE } else { 0 }, 2)
+            } else {
+                (ERR, 1)
+            },
+        )
+    })
 }
 
 fn euc_kr_cost(text: &[u8], m: &CjkModel) -> u32 {
-    let mut cost = 0u32;
-    let mut i = 0;
-    while i < text.len() {
-        let b = text[i];
-        if b < 0x80 {
-            i += 1;
-            continue;
-        }
-        let Some(&t) = text.get(i + 1) else { break };
-        if (0x81..=0xFE).contains(&b) && (0x41..=0xFE).contains(&t) {
-            cost += char_cost(m, b, t);
-            i += 2;
+    cjk_cost(text, |s| {
+        let (b, t) = (s[0], *s.get(1)?);
+        Some(if (0x81..=0xFE).contains(&b) && (0x41..=0xFE).contains(&t) {
+            (char_cost(m, b, t), 2)
         } else {
-            cost += ERR;
-            i += 1;
-        }
-    }
-    cost
+            (ERR, 1)
+        })
+    })
 }
 
 fn euc_jp_cost(text: &[u8], m: &CjkModel) -> u32 {
-    let mut cost = 0u32;
-    let mut i = 0;
-    while i < text.len() {
-        let b = text[i];
-        if b < 0x80 {
-            i += 1;
-            continue;
-        }
-        let Some(&t) = text.get(i + 1) else { break };
-        match b {
-            0x8E if (0xA1..=0xDF).contains(&t) => {
-                cost += KANA;
-                i += 2;
-            }
-            0x8F if (0xA1..=0xFE).contains(&t) => match text.get(i + 2) {
-                Some(0xA1..=0xFE) => {
-                    cost += RARE + char_cost(m, 0xFE, 0xFE);
-                    i += 3;
-                }
-                None => break,
-                _ => {
-                    cost += ERR;
-                    i += 1;
-                }
+    cjk_cost(text, |s| {
+        let (b, t) = (s[0], *s.get(1)?);
+        Some(match b {
+            0x8E if (0xA1..=0xDF).contains(&t) => (KANA, 2),
+            0x8F if (0xA1..=0xFE).contains(&t) => match s.get(2) {
+                Some(0xA1..=0xFE) => (RARE + char_cost(m, 0xFE, 0xFE), 3),
+                None => return None,
+                _ => (ERR, 1),
             },
-            0xA1..=0xFE if (0xA1..=0xFE).contains(&t) => {
-                cost += char_cost(m, b, t);
-                i += 2;
-            }
-            _ => {
-                cost += ERR;
-                i += 1;
-            }
-        }
-    }
-    cost
+            0xA1..=0xFE if (0xA1..=0xFE).contains(&t) => (char_cost(m, b, t), 2),
+            _ => (ERR, 1),
+        })
+    })
 }
 
 fn shift_jis_cost(text: &[u8], m: &CjkModel) -> u32 {
-    let mut cost = 0u32;
-    let mut i = 0;
-    while i < text.len() {
-        let b = text[i];
-        if b <= 0x80 {
-            i += 1;
-            continue;
+    cjk_cost(text, |s| {
+        let b = s[0];
+        if b == 0x80 {
+            return Some((0, 1));
         }
         if (0xA1..=0xDF).contains(&b) {
-            cost += KANA;
-            i += 1;
-            continue;
+            return Some((KANA, 1));
         }
-        let Some(&t) = text.get(i + 1) else { break };
-        if matches!(b, 0x81..=0x9F | 0xE0..=0xFC) && matches!(t, 0x40..=0x7E | 0x80..=0xFC) {
-            cost += char_cost(m, b, t);
-            i += 2;
-        } else {
-            cost += ERR;
-            i += 1;
-        }
-    }
-    cost
+        let t = *s.get(1)?;
+        Some(
+            if matches!(b, 0x81..=0x9F | 0xE0..=0xFC) && matches!(t, 0x40..=0x7E | 0x80..=0xFC) {
+                (char_cost(m, b, t), 2)
+            } else {
+                (ERR, 1)
+            },
+        )
+    })
 }
