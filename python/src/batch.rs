@@ -7,22 +7,27 @@
 //! `pyarrow.array` imports without a copy. The Arrow side is arrow-rs (`arrow-array` with `ffi`),
 //! whose import and export of the C data interface are tested against pyarrow by its project.
 //!
-//! Rows are split into parts of about `PART_BYTES` of input; each part is decoded into its own
-//! UTF-8 buffer (one rayon task), then the parts' buffers are copied into one.
+//! Rows are split into parts of about `PART_BYTES` of input, claimed in row order by one worker
+//! per thread; each part is decoded into its worker's buffer and copied into the batch's one
+//! allocation where the previous part's text ends (`Shared`).
 
 use std::ffi::CStr;
+use std::mem::MaybeUninit;
 use std::ops::Range;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, OnceLock};
 
 use arrow_array::ffi::{FFI_ArrowArray, FFI_ArrowSchema, from_ffi, to_ffi};
 use arrow_array::{
-    Array, BinaryArray, GenericStringArray, Int64Array, LargeBinaryArray, LargeStringArray, OffsetSizeTrait,
-    StringArray,
+    Array, BinaryArray, BooleanArray, GenericStringArray, Int32Array, Int64Array, LargeBinaryArray,
+    LargeStringArray, OffsetSizeTrait, StringArray,
 };
-use arrow_buffer::{Buffer, NullBuffer, OffsetBuffer, ScalarBuffer};
+use arrow_buffer::{BooleanBuffer, NullBuffer};
 use arrow_data::ArrayData;
 use arrow_schema::DataType;
-use pyo3::exceptions::{PyLookupError, PyOverflowError, PyTypeError, PyValueError};
+use pyo3::exceptions::{
+    PyLookupError, PyMemoryError, PyOverflowError, PyRuntimeError, PyTypeError, PyValueError,
+};
 use pyo3::prelude::*;
 use pyo3::types::{PyCapsule, PyCapsuleMethods, PyList, PyString, PyTuple};
 use rayon::prelude::*;
@@ -193,17 +198,133 @@ impl Rows for ListRows<'_> {
     }
 }
 
-/// What a part of the batch decoded to.
+/// What a part of the batch decoded to (its text went to the batch's buffer).
 #[derive(Default)]
 struct Part {
-    text: String,
-    /// The end of each row's text in `text`.
+    /// The end of each row's text, from the start of the part's text.
     ends: Vec<usize>,
     /// Per row, `None` if null: the encoding used, how it was decided, replacements made.
     rows: Vec<Option<(&'static Encoding, Source, u64)>>,
     /// With `fatal`: the first malformed row (its index in the batch), where the part stopped.
-    error: Option<(usize, &'static Encoding, Malformed)>,
+    error: Option<RowError>,
 }
+
+/// The most UTF-8 a row of `len` bytes decodes to, in any encoding: three bytes per byte
+/// (U+FFFD or a BMP character for one byte at worst; four bytes come from four), plus three
+/// for the replacement encoding's one U+FFFD. `bound_covers_every_decoder` checks it against
+/// every decoder's own bound.
+#[cfg(test)]
+fn row_bound(len: usize) -> Option<usize> {
+    len.checked_mul(3)?.checked_add(ROW_SLACK)
+}
+
+/// The constant of `row_bound`.
+const ROW_SLACK: usize = 3;
+
+/// The batch's text, written by the parts in row order into one allocation.
+///
+/// Each part is decoded into its worker's own buffer (reused from part to part, so it stays in
+/// cache), then copied to where the previous part's text ends as soon as that is known: the
+/// text is written to fresh memory once, and the workers fault its pages in side by side. (The
+/// first design decoded each part into its own allocation and copied them all into one at the
+/// end: the text was written to fresh memory twice, and the batch was bound by memory traffic
+/// that does not grow with cores.)
+struct Shared<'a> {
+    job: &'a Job<'a>,
+    ranges: Vec<Range<usize>>,
+    /// The start of the allocation: `cap` bytes, written only through `place`.
+    base: *mut u8,
+    cap: usize,
+    /// `ends[k]`: where part `k`'s text ends in the allocation, once known (`UNKNOWN` before).
+    ends: Vec<AtomicUsize>,
+    /// The next part to claim (parts are claimed in row order).
+    next: AtomicUsize,
+    /// A part failed (with `fatal`): claim no more.
+    stop: AtomicBool,
+    /// A part's text went past `cap` (`row_bound` wrong): the batch fails.
+    overflow: AtomicBool,
+}
+
+const UNKNOWN: usize = usize::MAX;
+
+// SAFETY: the only access to `*base` is `place`'s write of part `k`'s text to
+// `[ends[k - 1], ends[k])`, a range no other part is given (the chain of `ends` makes the parts'
+// ranges consecutive and disjoint), within the allocation (`ends[k] <= cap` is checked).
+#[allow(unsafe_code)]
+unsafe impl Sync for Shared<'_> {}
+
+impl Shared<'_> {
+    /// Claims parts in order until none is left (or a part failed): decodes each into
+    /// `scratch`, places its text; returns the parts it did, with their indices.
+    fn work(&self) -> Vec<(usize, Part)> {
+        let mut done = Vec::new();
+        let mut scratch = String::new();
+        while !self.stop.load(Ordering::Relaxed) {
+            let k = self.next.fetch_add(1, Ordering::Relaxed);
+            let Some(range) = self.ranges.get(k) else {
+                break;
+            };
+            scratch.clear();
+            let part = self.job.part(range.clone(), &mut scratch);
+            if part.error.is_some() {
+                self.stop.store(true, Ordering::Relaxed);
+            }
+            self.place(k, scratch.as_bytes());
+            done.push((k, part));
+        }
+        done
+    }
+
+    /// Where part `k - 1`'s text ends: waits until the worker of part `k - 1` (which claimed
+    /// it before this one claimed `k`, and is running) has placed it.
+    fn start_of(&self, k: usize) -> usize {
+        if k == 0 {
+            return 0;
+        }
+        let mut spins = 0u32;
+        loop {
+            let end = self.ends[k - 1].load(Ordering::Acquire);
+            if end != UNKNOWN {
+                return end;
+            }
+            spins += 1;
+            if spins < 64 {
+                std::hint::spin_loop();
+            } else {
+                std::thread::yield_now();
+            }
+        }
+    }
+
+    /// Publishes where part `k`'s text ends (so that part `k + 1` can go on), then copies it.
+    fn place(&self, k: usize, text: &[u8]) {
+        let start = self.start_of(k);
+        let Some(end) = start.checked_add(text.len()).filter(|&end| end <= self.cap) else {
+            self.overflow.store(true, Ordering::Relaxed);
+            self.ends[k].store(start, Ordering::Release);
+            return;
+        };
+        self.ends[k].store(end, Ordering::Release);
+        // SAFETY: `[start, end)` is inside the allocation of `cap` bytes (`end <= cap`, just
+        // checked), and no other part writes there (see `Sync` above); `text` is the worker's
+        // own buffer, not in the allocation.
+        #[allow(unsafe_code)]
+        unsafe {
+            std::ptr::copy_nonoverlapping(text.as_ptr(), self.base.add(start), text.len());
+        }
+    }
+}
+
+/// A decoded batch: the length of its text (the rows' texts back to back at the start of the
+/// output), where each row's text ends, and the rows' details.
+struct Batch {
+    len: usize,
+    ends: Vec<usize>,
+    rows: Vec<Option<(&'static Encoding, Source, u64)>>,
+}
+
+/// With `fatal`: the first malformed row, the encoding it was decoded with, and where.
+type RowError = (usize, &'static Encoding, Malformed);
 
 struct Job<'a> {
     rows: &'a dyn Rows,
@@ -213,25 +334,23 @@ struct Job<'a> {
 }
 
 impl Job<'_> {
-    fn part(&self, range: Range<usize>) -> Part {
+    /// Decodes the rows of `range` into `text`.
+    fn part(&self, range: Range<usize>, text: &mut String) -> Part {
         let mut part = Part {
-            text: String::with_capacity(
-                self.rows.bytes_before(range.end) - self.rows.bytes_before(range.start),
-            ),
             ends: Vec::with_capacity(range.len()),
             rows: Vec::with_capacity(range.len()),
             error: None,
         };
         for row in range {
             let Some(data) = self.rows.get(row) else {
-                part.ends.push(part.text.len());
+                part.ends.push(text.len());
                 part.rows.push(None);
                 continue;
             };
             let (encoding, source, skip) = self.labels.decide(row, data, self.bom);
-            match decode_row(encoding, &data[skip..], self.fatal, &mut part.text) {
+            match decode_row(encoding, &data[skip..], self.fatal, text) {
                 Ok(replaced) => {
-                    part.ends.push(part.text.len());
+                    part.ends.push(text.len());
                     part.rows.push(Some((encoding, source, replaced)));
                 }
                 Err(bad) => {
@@ -275,17 +394,76 @@ impl Job<'_> {
         ranges
     }
 
-    fn run(&self, threads: Option<usize>) -> PyResult<Vec<Part>> {
-        let ranges = self.ranges();
-        let total = self.rows.bytes_before(self.rows.len());
-        if threads == Some(1) || ranges.len() <= 1 || total < SERIAL_BYTES {
-            return Ok(ranges.into_iter().map(|r| self.part(r)).collect());
+    /// The most bytes the batch's text can take: the sum of `row_bound` over the rows.
+    fn bound(&self) -> PyResult<usize> {
+        let n = self.rows.len();
+        self.rows
+            .bytes_before(n)
+            .checked_mul(3)
+            .and_then(|bytes| bytes.checked_add(n.checked_mul(ROW_SLACK)?))
+            .ok_or_else(|| PyMemoryError::new_err("the batch is too large to decode at once"))
+    }
+
+    /// Decodes every row into `out` (at least `bound()` bytes): on `threads` workers (None:
+    /// every core of rayon's global pool), or on this thread for small batches and
+    /// `threads=1`. With `fatal`, the first malformed row in row order is the error.
+    fn run(&self, threads: Option<usize>, out: &mut [MaybeUninit<u8>]) -> PyResult<Result<Batch, RowError>> {
+        if out.len() < self.bound()? {
+            return Err(PyRuntimeError::new_err(
+                "internal error: output smaller than its bound",
+            ));
         }
-        let decode = || ranges.into_par_iter().map(|r| self.part(r)).collect();
-        Ok(match threads {
-            None => decode(),
-            Some(n) => pool(n)?.install(decode),
-        })
+        let n = self.rows.len();
+        let ranges = self.ranges();
+        let parts = ranges.len();
+        let shared = Shared {
+            job: self,
+            ranges,
+            base: out.as_mut_ptr().cast::<u8>(),
+            cap: out.len(),
+            ends: (0..parts).map(|_| AtomicUsize::new(UNKNOWN)).collect(),
+            next: AtomicUsize::new(0),
+            stop: AtomicBool::new(false),
+            overflow: AtomicBool::new(false),
+        };
+        let mut done = if threads == Some(1) || parts <= 1 || self.rows.bytes_before(n) < SERIAL_BYTES {
+            shared.work()
+        } else {
+            let workers = |n: usize| -> Vec<(usize, Part)> {
+                (0..n).into_par_iter().flat_map_iter(|_| shared.work()).collect()
+            };
+            match threads {
+                None => workers(rayon::current_num_threads()),
+                Some(n) => {
+                    let pool = pool(n)?;
+                    pool.install(|| workers(n))
+                }
+            }
+        };
+        done.sort_unstable_by_key(|&(k, _)| k);
+        if let Some(error) = done.iter().find_map(|(_, part)| part.error) {
+            return Ok(Err(error));
+        }
+        if shared.overflow.load(Ordering::Relaxed) || done.len() != parts {
+            return Err(PyRuntimeError::new_err(
+                "internal error: the decoded text did not fit its bound",
+            ));
+        }
+        let mut ends = Vec::with_capacity(n);
+        let mut details = Vec::with_capacity(n);
+        let mut start = 0;
+        for ((_, part), end) in done.into_iter().zip(&shared.ends) {
+            ends.extend(part.ends.iter().map(|e| start + e));
+            details.extend(part.rows);
+            start = end.load(Ordering::Relaxed);
+        }
+        // Every part was placed (`done.len() == parts`, no overflow), each at
+        // `[ends[k - 1], ends[k])`: the first `start` bytes of `out` are the text.
+        Ok(Ok(Batch {
+            len: start,
+            ends,
+            rows: details,
+        }))
     }
 }
 
@@ -307,59 +485,104 @@ fn pool(n: usize) -> PyResult<Arc<rayon::ThreadPool>> {
     Ok(pool)
 }
 
-/// The parts' texts as one string array with offsets `O`, nulls where the input had them.
-fn string_array<O: OffsetSizeTrait>(parts: Vec<Part>, nulls: Option<NullBuffer>) -> PyResult<ArrayData> {
-    let total: usize = parts.iter().map(|p| p.text.len()).sum();
-    if O::from_usize(total).is_none() {
-        return Err(PyOverflowError::new_err(format!(
-            "the decoded text ({total} bytes) does not fit a string array's 32-bit offsets: \
-             pass a large_binary array to get a large_string one"
-        )));
-    }
-    let rows: usize = parts.iter().map(|p| p.ends.len()).sum();
-    let mut offsets = Vec::with_capacity(rows + 1);
-    offsets.push(O::usize_as(0));
-    let mut base = 0;
-    for part in &parts {
-        // In range: every end is at most `total`, checked above.
-        offsets.extend(part.ends.iter().map(|&end| O::usize_as(base + end)));
-        base += part.text.len();
-    }
-    let values = if parts.len() == 1 {
-        let text = parts.into_iter().next().map(|p| p.text).unwrap_or_default();
-        Buffer::from_vec(text.into_bytes())
-    } else {
-        // Zeroed storage comes from the allocator as fresh pages: no pass over it here.
-        let mut values = vec![0u8; total];
-        let mut slices = Vec::with_capacity(parts.len());
-        let mut rest = values.as_mut_slice();
-        for part in &parts {
-            let (head, tail) = rest.split_at_mut(part.text.len());
-            slices.push((head, part.text.as_bytes()));
-            rest = tail;
+/// Where a batch's text is written: a buffer of pyarrow's default memory pool
+/// (`pyarrow.allocate_buffer`), so that the text is allocated, counted and reused as the
+/// caller's other Arrow memory is. With pyarrow's default pools (mimalloc, jemalloc) a freed
+/// batch's pages serve the next one; pages fresh from the kernel cost as much to fault in as
+/// the decoding of the text written to them (docs/decisions.md, "decode_batch's output").
+struct Output<'py> {
+    buffer: Bound<'py, PyAny>,
+    base: *mut u8,
+    cap: usize,
+}
+
+impl<'py> Output<'py> {
+    /// A new buffer of at least `cap` bytes, not initialised.
+    fn allocate(py: Python<'py>, cap: usize) -> PyResult<Output<'py>> {
+        let buffer = py
+            .import("pyarrow")?
+            .call_method1("allocate_buffer", (cap.max(1),))?;
+        let mutable: bool = buffer.getattr("is_mutable")?.extract()?;
+        let size: usize = buffer.getattr("size")?.extract()?;
+        let address: usize = buffer.getattr("address")?.extract()?;
+        if !mutable || size < cap || address == 0 {
+            return Err(PyRuntimeError::new_err(format!(
+                "pyarrow.allocate_buffer({cap}) gave a buffer of {size} bytes at {address:#x}, \
+                 mutable: {mutable}"
+            )));
         }
-        slices
-            .into_par_iter()
-            .for_each(|(to, from)| to.copy_from_slice(from));
-        Buffer::from_vec(values)
-    };
-    let offsets = OffsetBuffer::new(ScalarBuffer::from(offsets));
-    if let Some(nulls) = &nulls
-        && nulls.len() != rows
-    {
-        return Err(PyValueError::new_err(
-            "internal error: null mask of the wrong length",
-        ));
+        Ok(Output {
+            buffer,
+            base: address as *mut u8,
+            cap,
+        })
     }
-    // SAFETY: what `try_new` checks holds: the offsets are monotonic, start at 0 and end at
-    // `values.len()` (`OffsetBuffer::new` checked monotony; they are the running ends of the
-    // parts' texts, the last one `total`); every row's bytes, between two offsets, are whole
-    // `String` contents (each row is appended whole to a part's `String`, and the parts are
-    // concatenated in order), so each is valid UTF-8; `nulls` has one bit per row (checked
-    // just above).
-    #[allow(unsafe_code)]
-    let array = unsafe { GenericStringArray::<O>::new_unchecked(offsets, values, nulls) };
-    Ok(array.into_data())
+
+    /// The buffer's bytes, to be written.
+    fn bytes(&mut self) -> &mut [MaybeUninit<u8>] {
+        // SAFETY: `base` is the address of `cap` (at most its size) bytes of a mutable
+        // pyarrow buffer, kept alive by `self.buffer` for as long as `self` is borrowed; the
+        // buffer was just allocated and no other reference to it exists (it has not been
+        // returned to Python yet), so this is the only view of the bytes; `MaybeUninit`
+        // makes no claim about their contents.
+        #[allow(unsafe_code)]
+        unsafe {
+            std::slice::from_raw_parts_mut(self.base.cast::<MaybeUninit<u8>>(), self.cap)
+        }
+    }
+
+    /// What the Python side builds the text array from (`_batch._text`): the buffer, the
+    /// length of the text, whether the array is `large_string`, the offsets (capsules of an
+    /// int32 or int64 array of one more value than rows), the validity bitmap (capsules of a
+    /// boolean array, one value per row) or None, and the null count.
+    fn into_text(
+        self,
+        batch: &Batch,
+        nulls: Option<&NullBuffer>,
+        large: bool,
+    ) -> PyResult<Bound<'py, PyTuple>> {
+        let py = self.buffer.py();
+        let len = batch.len;
+        if !large && i32::try_from(len).is_err() {
+            return Err(PyOverflowError::new_err(format!(
+                "the decoded text ({len} bytes) does not fit a string array's 32-bit offsets: \
+                 pass a large_binary array to get a large_string one"
+            )));
+        }
+        let starts = std::iter::once(0).chain(batch.ends.iter().copied());
+        // In range: every end is at most `len`, which fits (checked above for int32).
+        let offsets = if large {
+            Int64Array::from_iter_values(starts.map(|end| end as i64)).into_data()
+        } else {
+            Int32Array::from_iter_values(starts.map(|end| end as i32)).into_data()
+        };
+        let (validity, null_count) = match nulls {
+            Some(nulls) if nulls.null_count() > 0 => {
+                if nulls.len() != batch.ends.len() {
+                    return Err(PyValueError::new_err(
+                        "internal error: null mask of the wrong length",
+                    ));
+                }
+                let bits = BooleanArray::new(nulls.iter().collect::<BooleanBuffer>(), None);
+                (Some(export(py, &bits.into_data())?), nulls.null_count())
+            }
+            _ => (None, 0),
+        };
+        PyTuple::new(
+            py,
+            [
+                self.buffer.clone(),
+                len.into_pyobject(py)?.into_any(),
+                large.into_pyobject(py)?.to_owned().into_any(),
+                export(py, &offsets)?.into_any(),
+                match validity {
+                    Some(v) => v.into_any(),
+                    None => py.None().into_bound(py),
+                },
+                null_count.into_pyobject(py)?.into_any(),
+            ],
+        )
+    }
 }
 
 /// `data` as the two capsules of the C data interface's PyCapsule protocol.
@@ -544,11 +767,11 @@ fn labels_of_strings<O: OffsetSizeTrait>(
 /// replacement counts that were asked for.
 fn results<'py>(
     py: Python<'py>,
-    text: ArrayData,
+    text: Bound<'py, PyTuple>,
     parts_rows: Vec<Option<(&'static Encoding, Source, u64)>>,
     want: (bool, bool, bool),
 ) -> PyResult<Bound<'py, PyTuple>> {
-    let mut out = vec![export(py, &text)?.into_any()];
+    let mut out = vec![text.into_any()];
     if want.0 {
         let names: StringArray = parts_rows.iter().map(|r| r.map(|(e, _, _)| e.name())).collect();
         out.push(export(py, &names.into_data())?.into_any());
@@ -627,17 +850,14 @@ pub(crate) fn _decode_batch<'py>(
             .iter()
             .any(Option::is_none)
             .then(|| NullBuffer::from(rows.rows.iter().map(Option::is_some).collect::<Vec<_>>()));
-        let parts = decode_rows(py, &rows, &labels, bom, fatal, threads)?;
+        let (output, batch) = decode_rows(py, &rows, &labels, bom, fatal, threads)?;
         // `owned` holds the bytes objects the rows borrow until here.
         drop(owned);
         // A string array unless its 32-bit offsets cannot hold the text.
-        let size: usize = parts.0.iter().map(|p| p.text.len()).sum();
-        let text = if i32::from_usize(size).is_none() {
-            string_array::<i64>(parts.0, nulls)?
-        } else {
-            string_array::<i32>(parts.0, nulls)?
-        };
-        return results(py, text, parts.1, want);
+        let large = i32::try_from(batch.len).is_err();
+        let text = output.into_text(&batch, nulls.as_ref(), large)?;
+        let details = batch.rows;
+        return results(py, text, details, want);
     }
     if !values.hasattr("__arrow_c_array__")? {
         let kind = values.get_type().name()?;
@@ -650,14 +870,14 @@ pub(crate) fn _decode_batch<'py>(
         DataType::Binary => {
             let array = BinaryArray::from(data);
             let labels = labels_of(encodings, Array::len(&array), default, http_charsets, html, guess)?;
-            let (parts, info) = decode_rows(py, &array, &labels, bom, fatal, threads)?;
-            (string_array::<i32>(parts, array.nulls().cloned())?, info)
+            let (output, batch) = decode_rows(py, &array, &labels, bom, fatal, threads)?;
+            (output.into_text(&batch, array.nulls(), false)?, batch.rows)
         }
         DataType::LargeBinary => {
             let array = LargeBinaryArray::from(data);
             let labels = labels_of(encodings, Array::len(&array), default, http_charsets, html, guess)?;
-            let (parts, info) = decode_rows(py, &array, &labels, bom, fatal, threads)?;
-            (string_array::<i64>(parts, array.nulls().cloned())?, info)
+            let (output, batch) = decode_rows(py, &array, &labels, bom, fatal, threads)?;
+            (output.into_text(&batch, array.nulls(), true)?, batch.rows)
         }
         other => {
             return Err(PyTypeError::new_err(format!(
@@ -668,49 +888,178 @@ pub(crate) fn _decode_batch<'py>(
     results(py, text, rows_info, want)
 }
 
-type Decoded = (Vec<Part>, Vec<Option<(&'static Encoding, Source, u64)>>);
-
-/// Decodes `rows` (with the GIL released unless the batch is small), then `finish`.
-fn decode_rows(
-    py: Python<'_>,
+/// Decodes `rows` into a new `Output` (with the GIL released unless the batch is small); with
+/// `fatal`, raises the first malformed row's error.
+fn decode_rows<'py>(
+    py: Python<'py>,
     rows: &dyn Rows,
     labels: &Labels,
     bom: Bom,
     fatal: bool,
     threads: Option<usize>,
-) -> PyResult<Decoded> {
+) -> PyResult<(Output<'py>, Batch)> {
     let job = Job {
         rows,
         labels,
         bom,
         fatal,
     };
-    let parts = if rows.bytes_before(rows.len()) >= SERIAL_BYTES {
-        py.detach(|| job.run(threads))?
+    let mut output = Output::allocate(py, job.bound()?)?;
+    let out = output.bytes();
+    let decoded = if rows.bytes_before(rows.len()) >= SERIAL_BYTES {
+        py.detach(|| job.run(threads, out))?
     } else {
-        job.run(threads)?
+        job.run(threads, out)?
     };
-    finish(py, parts, rows)
-}
-
-/// Raises the first malformed row's error (with `fatal`), else splits the parts' per-row
-/// details out.
-fn finish(py: Python<'_>, mut parts: Vec<Part>, rows: &dyn Rows) -> PyResult<Decoded> {
-    if let Some((row, encoding, bad)) = parts.iter().find_map(|p| p.error) {
-        let object = rows.get(row).unwrap_or_default();
-        let err = decode_error(py, encoding, object, 0, bad);
-        let value = err.value(py);
-        // The row in the message (the reason) and as an attribute.
-        let reason: String = value.getattr("reason")?.extract()?;
-        value.setattr("reason", format!("{reason} (row {row})"))?;
-        value.setattr("row", row)?;
-        return Err(err);
+    match decoded {
+        Ok(batch) => Ok((output, batch)),
+        Err((row, encoding, bad)) => {
+            let object = rows.get(row).unwrap_or_default();
+            let err = decode_error(py, encoding, object, 0, bad);
+            let value = err.value(py);
+            // The row in the message (the reason) and as an attribute.
+            let reason: String = value.getattr("reason")?.extract()?;
+            value.setattr("reason", format!("{reason} (row {row})"))?;
+            value.setattr("row", row)?;
+            Err(err)
+        }
     }
-    let info = parts
-        .iter_mut()
-        .flat_map(|p| std::mem::take(&mut p.rows))
-        .collect();
-    Ok((parts, info))
 }
 
-use arrow_buffer::ArrowNativeType as _;
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// xorshift64*: deterministic, no dependency.
+    struct Rng(u64);
+
+    impl Rng {
+        fn next(&mut self) -> u64 {
+            self.0 ^= self.0 >> 12;
+            self.0 ^= self.0 << 25;
+            self.0 ^= self.0 >> 27;
+            self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
+        }
+
+        fn below(&mut self, n: usize) -> usize {
+            (self.next() % n as u64) as usize
+        }
+    }
+
+    /// `row_bound` is at least what every decoder promises for any length (the decoders'
+    /// bounds are linear: small lengths and large ones cover them).
+    #[test]
+    fn bound_covers_every_decoder() {
+        for &encoding in Encoding::all() {
+            let decoder = encoding.new_decoder_without_bom_handling();
+            for len in (0..4096).chain([65_535, 1 << 20, (1 << 20) + 1, 1 << 31]) {
+                let promised = decoder.max_utf8_buffer_length(len).unwrap();
+                assert!(
+                    promised <= row_bound(len).unwrap(),
+                    "{}: {promised} bytes for {len}",
+                    encoding.name()
+                );
+            }
+        }
+    }
+
+    /// Rows of text in `encoding` with random bytes among them, some null, some empty.
+    fn rows(rng: &mut Rng, encoding: &'static Encoding, n: usize) -> Vec<Option<Vec<u8>>> {
+        let text = "h\u{e9}llo \u{65e5}\u{672c}\u{8a9e} \u{d55c}\u{ad6d}\u{c5b4} \u{4e2d}\u{6587} \u{20ac} \u{1f600} ";
+        (0..n)
+            .map(|_| {
+                if rng.below(20) == 0 {
+                    return None;
+                }
+                let mut row = Vec::new();
+                for _ in 0..rng.below(12) {
+                    if rng.below(4) == 0 {
+                        row.extend((0..rng.below(5)).map(|_| rng.next() as u8));
+                    } else {
+                        let head: String = text.chars().take(rng.below(8)).collect();
+                        row.extend_from_slice(&encoding.encode(&head).0);
+                        row.extend_from_slice(&encoding.encode(text).0);
+                    }
+                }
+                Some(row)
+            })
+            .collect()
+    }
+
+    fn list_rows(owned: &[Option<Vec<u8>>]) -> ListRows<'_> {
+        let rows: Vec<Option<&[u8]>> = owned.iter().map(Option::as_deref).collect();
+        let mut before = vec![0];
+        for row in &rows {
+            before.push(before.last().unwrap() + row.map_or(0, <[u8]>::len));
+        }
+        ListRows { rows, before }
+    }
+
+    /// The parts placed by several workers make the same text as decoding the rows one by
+    /// one, at every thread count; with `fatal`, the error is the first malformed row's.
+    #[test]
+    fn workers_place_the_rows_in_order() {
+        let mut rng = Rng(0x0dec_0de0_ba7c_4000);
+        for encoding in [
+            simdenc::SHIFT_JIS,
+            simdenc::UTF_8,
+            simdenc::WINDOWS_1251,
+            simdenc::GB18030,
+            simdenc::UTF_16LE,
+        ] {
+            // Enough rows for several parts (PART_BYTES each) and the parallel path.
+            let owned = rows(&mut rng, encoding, 6000);
+            let rows = list_rows(&owned);
+            assert!(rows.bytes_before(rows.rows.len()) > 3 * PART_BYTES);
+            let mut want_text = String::new();
+            let mut want_ends = Vec::new();
+            let mut first_bad = None;
+            for (i, row) in rows.rows.iter().enumerate() {
+                if let Some(row) = row {
+                    let (text, malformed) = encoding.decode_without_bom_handling(row);
+                    want_text.push_str(&text);
+                    if malformed && first_bad.is_none() {
+                        first_bad = Some(i);
+                    }
+                }
+                want_ends.push(want_text.len());
+            }
+            let labels = Labels::One(encoding, Source::Label);
+            for fatal in [false, true] {
+                let job = Job {
+                    rows: &rows,
+                    labels: &labels,
+                    bom: Bom::Keep,
+                    fatal,
+                };
+                for threads in [Some(1), Some(2), Some(3), None] {
+                    let mut out = Vec::<u8>::with_capacity(job.bound().unwrap());
+                    let got = job.run(threads, out.spare_capacity_mut()).unwrap();
+                    match (fatal, got) {
+                        (false, Ok(batch)) => {
+                            // SAFETY: `run` wrote the first `batch.len` bytes of the spare
+                            // capacity (their value is what this test checks).
+                            #[allow(unsafe_code)]
+                            unsafe {
+                                out.set_len(batch.len)
+                            };
+                            assert!(
+                                std::str::from_utf8(&out).unwrap() == want_text,
+                                "{}",
+                                encoding.name()
+                            );
+                            assert_eq!(batch.ends, want_ends);
+                            assert_eq!(
+                                batch.rows.iter().filter(|r| r.is_none()).count(),
+                                owned.iter().filter(|r| r.is_none()).count()
+                            );
+                        }
+                        (true, Err((row, _, _))) => assert_eq!(Some(row), first_bad, "{}", encoding.name()),
+                        (true, Ok(_)) => assert_eq!(first_bad, None),
+                        (false, Err(_)) => panic!("an error without fatal"),
+                    }
+                }
+            }
+        }
+    }
+}

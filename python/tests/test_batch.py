@@ -231,3 +231,34 @@ def test_result_is_independent_of_the_input():
     gc.collect()
     assert out.to_pylist() == ["\u043f\u0440\u0438\u0432\u0435\u0442"] * 1000
     out.validate(full=True)
+
+
+def test_text_lives_in_the_default_memory_pool():
+    """The text is written to a buffer of pyarrow's default memory pool (counted there while
+    the array lives, given back when it goes), whichever pool the caller chose."""
+    values = [("ligne %d: é à ü " % i).encode("latin-1") * 40 for i in range(4000)]
+    want = [v.decode("cp1252") for v in values]
+    array = pa.array(values, pa.binary())
+    previous = pa.default_memory_pool()
+    try:
+        for pool in (previous, pa.system_memory_pool()):
+            pa.set_memory_pool(pool)
+            before = pool.bytes_allocated()
+            got = simdenc.decode_batch(array, "windows-1252", threads=2)
+            got.validate(full=True)
+            assert got.to_pylist() == want
+            text_bytes = sum(len(t.encode()) for t in want)
+            assert pool.bytes_allocated() - before >= text_bytes
+            del got
+            assert pool.bytes_allocated() - before < text_bytes
+    finally:
+        pa.set_memory_pool(previous)
+
+
+def test_full_validation_at_every_thread_count():
+    values, labels = mixed_rows(seed=11)
+    for threads in (1, 2, 3, None):
+        for kind in (pa.binary(), pa.large_binary()):
+            got = simdenc.decode_batch(pa.array(values * 40, kind), labels * 40, threads=threads)
+            got.validate(full=True)
+            assert got.null_count == 40 * sum(v is None for v in values)

@@ -134,9 +134,26 @@ def decode_batch(
             "values must be a list of bytes or a pyarrow binary/large_binary array, "
             f"not {type(values).__name__}"
         )
-    pairs = _decode_batch(values, encodings, errors, bom, threads, *wants, *extra)
-    arrays = [pa.array(_Exported(pair)) for pair in pairs]
+    arrays = _arrays(pa, _decode_batch(values, encodings, errors, bom, threads, *wants, *extra))
     return arrays[0] if len(arrays) == 1 else tuple(arrays)
+
+
+def _arrays(pa: Any, native: Tuple[Any, ...]) -> List[Any]:
+    """pyarrow arrays from what ``_decode_batch`` returns: the text's parts, then the capsule
+    pairs of the details asked for."""
+    return [_text(pa, *native[0])] + [pa.array(_Exported(pair)) for pair in native[1:]]
+
+
+def _text(pa: Any, values: Any, size: int, large: bool, offsets: Any, validity: Any, null_count: int) -> Any:
+    """The text array: ``values`` is the buffer the native code wrote the text to (allocated by
+    ``pyarrow.allocate_buffer`` from the default memory pool), ``offsets`` and ``validity`` are
+    capsule pairs of an int32/int64 array and a boolean array (or None)."""
+    offsets = pa.array(_Exported(offsets))
+    bitmap = None if validity is None else pa.array(_Exported(validity)).buffers()[1]
+    kind = pa.large_string() if large else pa.string()
+    return pa.Array.from_buffers(
+        kind, len(offsets) - 1, [bitmap, offsets.buffers()[1], values.slice(0, size)], null_count=null_count
+    )
 
 
 def _chunked(pa: Any, values: Any, encodings: Any, errors: str, bom: str, threads: Any, wants: Any, extra: Any) -> Any:
@@ -164,8 +181,8 @@ def _chunked(pa: Any, values: Any, encodings: Any, errors: str, bom: str, thread
                 err.row = row + start
                 err.reason = err.reason.replace(f"(row {row})", f"(row {row + start})")
             raise
-        for column, pair in zip(columns, pairs):
-            column.append(pa.array(_Exported(pair)))
+        for column, array in zip(columns, _arrays(pa, pairs)):
+            column.append(array)
         start = stop
     large = pa.types.is_large_binary(values.type)
     types = [pa.large_string() if large else pa.string(), pa.string(), pa.string(), pa.int64()]
