@@ -15,7 +15,7 @@ seconds=${1:?usage: bash fuzz/run-all.sh SECONDS [TARGET...]}
 shift
 targets=("$@")
 if [ ${#targets[@]} -eq 0 ]; then
-  targets=(decode encode text_api labels kernels http mem sniff detect)
+  targets=(decode encode text_api labels kernels http mem sniff detect batch pieces)
 fi
 export RUSTC_BOOTSTRAP=1
 
