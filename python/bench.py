@@ -124,13 +124,20 @@ def bench_detect(rounds):
     for name, label, codec in BATCH_ROWS + [("ru", "koi8-r", "koi8_r"), ("el", "iso-8859-7", "iso8859_7")]:
         data = corpus(name, codec, copies=4)[0][: 16 * 1024]
         mb = len(data) / 1e6
-        ours = median_time(lambda: simdenc.detect(data), rounds, 3)
         answer = simdenc.detect(data).encoding
+        # Interleaved (ours, then each peer, in every round), each sample at least ~10 ms, so
+        # that a slow spell of the machine weighs on both sides of a ratio.
+        fns = [lambda: simdenc.detect(data)] + [lambda fn=peers[p]: fn(data) for p in names]
+        numbers = [max(1, int(0.01 / max(1e-9, median_time(fn, 3, 1)))) for fn in fns]
+        samples = [[] for _ in fns]
+        for _ in range(rounds):
+            for fn, number, out in zip(fns, numbers, samples):
+                out.append(timeit.timeit(fn, number=number) / number)
+        ours = statistics.median(samples[0])
         cells, ratios = [], []
-        for peer in names:
-            fn = peers[peer]
-            t = median_time(lambda: fn(data), max(3, rounds // 2), 1)
-            cells.append(f"{mb / t:.1f} ({fn(data)})")
+        for peer, times in zip(names, samples[1:]):
+            t = statistics.median(times)
+            cells.append(f"{mb / t:.1f} ({peers[peer](data)})")
             ratios.append(f"{t / ours:.1f}x")
         print(f"| {name} | {label} | {len(data) // 1024} | {mb / ours:.0f} ({answer}) | " + " | ".join(cells) + " | " + " | ".join(ratios) + " |")
     print()

@@ -393,24 +393,32 @@ impl Detector {
     fn push_text(&mut self, bytes: &[u8]) {
         let mut i = 0;
         while i < bytes.len() && !self.seen_enough() {
-            let run = Encoding::ascii_valid_up_to(&bytes[i..]);
-            match run {
-                0 => {
-                    self.push_byte(bytes[i]);
-                    i += 1;
-                }
-                1 => {
-                    self.push_byte(bytes[i]);
-                    i += 1;
-                }
-                _ => {
-                    // Only the run's first and last bytes matter.
-                    self.push_byte(bytes[i]);
-                    self.push_byte(bytes[i + run - 1]);
-                    self.ascii_run += run - 2;
-                    i += run;
-                }
+            if bytes[i] >= 0x80 {
+                // A run of bytes above 0x7F, as far as they are still to be scored.
+                let room = ENOUGH_NON_ASCII - self.non_ascii;
+                let run = bytes[i..].iter().take(room).take_while(|&&b| b >= 0x80).count();
+                self.text.extend_from_slice(&bytes[i..i + run]);
+                self.non_ascii += run;
+                self.ascii_run = 0;
+                i += run;
+                continue;
             }
+            // An ASCII run: short ones (a space between words) counted here, long ones by
+            // the SIMD scan.
+            let rest = &bytes[i..];
+            let short = rest.iter().take(16).take_while(|&&b| b < 0x80).count();
+            let run = if short == 16 {
+                16 + Encoding::ascii_valid_up_to(&rest[16..])
+            } else {
+                short
+            };
+            self.push_byte(rest[0]);
+            if run >= 2 {
+                // Only the run's first and last bytes matter.
+                self.push_byte(rest[run - 1]);
+                self.ascii_run += run - 2;
+            }
+            i += run;
         }
     }
 
