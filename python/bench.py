@@ -93,9 +93,20 @@ def bench_batch(rounds):
         rows = records(data)
         array = pa.array(rows, pa.binary())
         mb = len(data) / 1e6
-        cp = median_time(lambda: pa.array([r.decode(codec, "replace") for r in rows], pa.string()), rounds, 1)
-        t1 = median_time(lambda: simdenc.decode_batch(array, label, threads=1), rounds, 1)
-        t2 = median_time(lambda: simdenc.decode_batch(array, label, threads=2), rounds, 1)
+        fns = [
+            lambda: pa.array([r.decode(codec, "replace") for r in rows], pa.string()),
+            lambda: simdenc.decode_batch(array, label, threads=1),
+            lambda: simdenc.decode_batch(array, label, threads=2),
+        ]
+        # Interleaved rounds (CPython, 1 thread, 2 threads), after one call of each, so that a
+        # slow spell of the machine weighs on every column of a ratio.
+        samples = [[] for _ in fns]
+        for fn in fns:
+            fn()
+        for _ in range(rounds):
+            for fn, out in zip(fns, samples):
+                out.append(timeit.timeit(fn, number=1))
+        cp, t1, t2 = (statistics.median(times) for times in samples)
         print(
             f"| {name} | {label} | {len(rows)} | {mb:.1f} | {mb / cp:.0f} | {mb / t1:.0f} | {mb / t2:.0f} "
             f"| {t1 / t2:.2f}x | {cp / t1:.2f}x | {cp / t2:.2f}x |"
