@@ -306,7 +306,7 @@ fn insert_best(best: &mut [(u32, usize); BIGRAM_CANDIDATES], item: (u32, usize))
 
 /// The pairs of adjacent bytes the bigram model reads in `text` (those with a byte above
 /// 0x7F; the text is read as if after a space), each once, with how often it occurs: the
-/// candidates' bigram costs are then sums over the distinct pairs (a few hundred in 2048
+/// candidates' bigram costs are then sums over the distinct pairs (a few hundred in 1024
 /// letters of a language) instead of over the text.
 fn byte_pairs(text: &[u8]) -> Vec<(u8, u8, u32)> {
     // Open addressing, at most half full, doubled when it would be more: slot = pair << 16 |

@@ -346,7 +346,7 @@ fn bigram_by_pairs_equals_the_walk() {
 }
 
 /// `push_text` keeps what feeding the bytes one at a time to `push_byte` keeps (ASCII runs as
-/// their first and last byte, up to 2048 bytes above 0x7F), however the input is cut.
+/// their first and last byte, up to 1024 bytes above 0x7F), however the input is cut.
 #[test]
 fn text_kept_is_byte_by_byte() {
     let mut rng = 0x0123_4567_89AB_CDEFu64;
@@ -374,5 +374,25 @@ fn text_kept_is_byte_by_byte() {
             (d.non_ascii, d.ascii_run),
             (reference.non_ascii, reference.ascii_run)
         );
+    }
+}
+
+quickcheck::quickcheck! {
+    /// `guess`'s shortcut for valid UTF-8 answers what the streaming detector does (the
+    /// strings here are valid UTF-8, cut anywhere, with C0 controls and UTF-16-like heads).
+    fn utf8_shortcut_is_the_detector(s: alloc::string::String, cut: usize, wide: bool, html: bool) -> bool {
+        let markup = if html { Markup::Html } else { Markup::Text };
+        let mut bytes: Vec<u8> = if wide {
+            // ASCII with NULs between: valid UTF-8 that the UTF-16 test reads as UTF-16LE.
+            s.bytes().flat_map(|b| [b, 0]).chain("é".bytes()).collect()
+        } else {
+            s.into_bytes()
+        };
+        if !bytes.is_empty() {
+            bytes.truncate(cut % (bytes.len() + 1));
+        }
+        let mut d = Detector::new(markup);
+        d.feed(&bytes);
+        guess(&bytes, markup) == d.guess()
     }
 }
