@@ -93,9 +93,20 @@ def bench_batch(rounds):
         rows = records(data)
         array = pa.array(rows, pa.binary())
         mb = len(data) / 1e6
-        cp = median_time(lambda: pa.array([r.decode(codec, "replace") for r in rows], pa.string()), rounds, 1)
-        t1 = median_time(lambda: simdenc.decode_batch(array, label, threads=1), rounds, 1)
-        t2 = median_time(lambda: simdenc.decode_batch(array, label, threads=2), rounds, 1)
+        fns = [
+            lambda: pa.array([r.decode(codec, "replace") for r in rows], pa.string()),
+            lambda: simdenc.decode_batch(array, label, threads=1),
+            lambda: simdenc.decode_batch(array, label, threads=2),
+        ]
+        # Interleaved rounds (CPython, 1 thread, 2 threads), after one call of each, so that a
+        # slow spell of the machine weighs on every column of a ratio.
+        samples = [[] for _ in fns]
+        for fn in fns:
+            fn()
+        for _ in range(rounds):
+            for fn, out in zip(fns, samples):
+                out.append(timeit.timeit(fn, number=1))
+        cp, t1, t2 = (statistics.median(times) for times in samples)
         print(
             f"| {name} | {label} | {len(rows)} | {mb:.1f} | {mb / cp:.0f} | {mb / t1:.0f} | {mb / t2:.0f} "
             f"| {t1 / t2:.2f}x | {cp / t1:.2f}x | {cp / t2:.2f}x |"
@@ -124,13 +135,20 @@ def bench_detect(rounds):
     for name, label, codec in BATCH_ROWS + [("ru", "koi8-r", "koi8_r"), ("el", "iso-8859-7", "iso8859_7")]:
         data = corpus(name, codec, copies=4)[0][: 16 * 1024]
         mb = len(data) / 1e6
-        ours = median_time(lambda: simdenc.detect(data), rounds, 3)
         answer = simdenc.detect(data).encoding
+        # Interleaved (ours, then each peer, in every round), each sample at least ~10 ms, so
+        # that a slow spell of the machine weighs on both sides of a ratio.
+        fns = [lambda: simdenc.detect(data)] + [lambda fn=peers[p]: fn(data) for p in names]
+        numbers = [max(1, int(0.01 / max(1e-9, median_time(fn, 3, 1)))) for fn in fns]
+        samples = [[] for _ in fns]
+        for _ in range(rounds):
+            for fn, number, out in zip(fns, numbers, samples):
+                out.append(timeit.timeit(fn, number=number) / number)
+        ours = statistics.median(samples[0])
         cells, ratios = [], []
-        for peer in names:
-            fn = peers[peer]
-            t = median_time(lambda: fn(data), max(3, rounds // 2), 1)
-            cells.append(f"{mb / t:.1f} ({fn(data)})")
+        for peer, times in zip(names, samples[1:]):
+            t = statistics.median(times)
+            cells.append(f"{mb / t:.1f} ({peers[peer](data)})")
             ratios.append(f"{t / ours:.1f}x")
         print(f"| {name} | {label} | {len(data) // 1024} | {mb / ours:.0f} ({answer}) | " + " | ".join(cells) + " | " + " | ".join(ratios) + " |")
     print()

@@ -4,7 +4,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 target=${CARGO_TARGET_DIR:-$PWD/target}
-cargo build --release --manifest-path eval/detect/runner/Cargo.toml --locked
+cargo build --release --manifest-path eval/detect/runner/Cargo.toml --locked --target-dir "$target"
 venv=$target/detect-venv
 [ -x "$venv/bin/python" ] || python3 -m venv "$venv"
 "$venv/bin/pip" install -q --disable-pip-version-check chardet==7.7.0 charset-normalizer==3.5.2

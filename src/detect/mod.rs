@@ -77,7 +77,7 @@
 //!
 //! # Bounded work
 //!
-//! Scoring looks at the text until [`Detector::seen_enough`]: 2048 bytes above 0x7F (ASCII
+//! Scoring looks at the text until [`Detector::seen_enough`]: 1024 bytes above 0x7F (ASCII
 //! runs between them are kept as their first and last byte, which is all the bigram model
 //! reads). UTF-8 validity is checked on everything fed (with the crate's SIMD UTF-8
 //! validator), so that a late invalid byte still rules UTF-8 out. [`guess`] feeds the whole
@@ -125,7 +125,7 @@ pub struct Guess {
 }
 
 /// Guesses the encoding of `bytes` (module docs): the whole input is checked for UTF-8,
-/// the first 2048 non-ASCII bytes are scored.
+/// the first 1024 non-ASCII bytes are scored.
 ///
 /// ```
 /// use simdenc::detect::{guess, Markup};
@@ -133,13 +133,35 @@ pub struct Guess {
 /// assert_eq!(guess(&sjis, Markup::Text).encoding, simdenc::SHIFT_JIS);
 /// ```
 pub fn guess(bytes: &[u8], markup: Markup) -> Guess {
+    // Valid UTF-8 with a byte above 0x7F is UTF-8 unless its head reads as UTF-16, as
+    // `Detector::guess` decides in that order: with the whole input at hand, that is known
+    // before any text is kept for scoring.
+    let valid = Encoding::utf8_valid_up_to(bytes);
+    let tail = &bytes[valid..];
+    if tail.len() < 4 && utf8_incomplete_ok(tail) {
+        let non_ascii = count_non_ascii(bytes);
+        if non_ascii > 0 {
+            return score::utf16(&bytes[..bytes.len().min(HEAD)]).unwrap_or_else(|| utf8_guess(non_ascii));
+        }
+    }
     let mut d = Detector::new(markup);
     d.feed(bytes);
     d.guess()
 }
 
+/// The guess for input that is UTF-8 with `non_ascii` bytes above 0x7F.
+fn utf8_guess(non_ascii: u64) -> Guess {
+    // Each further two-byte sequence makes an accidental UTF-8 reading of legacy text less
+    // likely.
+    let doubt = (0..non_ascii.min(64)).fold(0.5f32, |d, _| d * 0.6);
+    Guess {
+        encoding: crate::UTF_8,
+        confidence: 1.0 - doubt,
+    }
+}
+
 /// Bytes above 0x7F scored before [`Detector::seen_enough`].
-const ENOUGH_NON_ASCII: usize = 2048;
+const ENOUGH_NON_ASCII: usize = 1024;
 /// Raw bytes kept for the UTF-16 test.
 const HEAD: usize = 4096;
 
@@ -223,7 +245,7 @@ impl Detector {
         }
     }
 
-    /// Whether the detector has scored as much as it will (2048 bytes above 0x7F): later
+    /// Whether the detector has scored as much as it will (1024 bytes above 0x7F): later
     /// input only goes into the UTF-8 check, so a caller may stop feeding.
     ///
     /// ```
@@ -291,14 +313,7 @@ impl Detector {
             };
         }
         if self.utf8_ok {
-            // Each further two-byte sequence makes an accidental UTF-8 reading of legacy
-            // text less likely.
-            let doubt = (0..self.raw_non_ascii.min(64)).fold(0.5f32, |d, _| d * 0.6);
-            let confidence = 1.0 - doubt;
-            return Guess {
-                encoding: crate::UTF_8,
-                confidence,
-            };
+            return utf8_guess(self.raw_non_ascii);
         }
         score::legacy(&self.text)
     }
@@ -393,24 +408,32 @@ impl Detector {
     fn push_text(&mut self, bytes: &[u8]) {
         let mut i = 0;
         while i < bytes.len() && !self.seen_enough() {
-            let run = Encoding::ascii_valid_up_to(&bytes[i..]);
-            match run {
-                0 => {
-                    self.push_byte(bytes[i]);
-                    i += 1;
-                }
-                1 => {
-                    self.push_byte(bytes[i]);
-                    i += 1;
-                }
-                _ => {
-                    // Only the run's first and last bytes matter.
-                    self.push_byte(bytes[i]);
-                    self.push_byte(bytes[i + run - 1]);
-                    self.ascii_run += run - 2;
-                    i += run;
-                }
+            if bytes[i] >= 0x80 {
+                // A run of bytes above 0x7F, as far as they are still to be scored.
+                let room = ENOUGH_NON_ASCII - self.non_ascii;
+                let run = bytes[i..].iter().take(room).take_while(|&&b| b >= 0x80).count();
+                self.text.extend_from_slice(&bytes[i..i + run]);
+                self.non_ascii += run;
+                self.ascii_run = 0;
+                i += run;
+                continue;
             }
+            // An ASCII run: short ones (a space between words) counted here, long ones by
+            // the SIMD scan.
+            let rest = &bytes[i..];
+            let short = rest.iter().take(16).take_while(|&&b| b < 0x80).count();
+            let run = if short == 16 {
+                16 + Encoding::ascii_valid_up_to(&rest[16..])
+            } else {
+                short
+            };
+            self.push_byte(rest[0]);
+            if run >= 2 {
+                // Only the run's first and last bytes matter.
+                self.push_byte(rest[run - 1]);
+                self.ascii_run += run - 2;
+            }
+            i += run;
         }
     }
 

@@ -5,6 +5,7 @@ use super::model::{
 };
 use super::{CjkModel, Guess, SbModel};
 use crate::Encoding;
+use alloc::vec::Vec;
 
 /// Cost of a malformed multi-byte sequence (20 nats).
 const ERR: u32 = 80;
@@ -20,6 +21,9 @@ const RARE: u32 = 40;
 /// frequencies (pointed Hebrew, say) but whose bigrams still fit.
 const BIGRAM_CANDIDATES: usize = 12;
 const UNIGRAM_MARGIN: u32 = 6 * SCALE;
+/// Texts from this many bytes on are scored over their distinct byte pairs (`byte_pairs`)
+/// when three candidates or more are scored; shorter ones by walks.
+const PAIRS_FROM: usize = 512;
 /// How far above the best cost so far a candidate's bigram scoring stops (30 nats).
 const GIVE_UP: u32 = 30 * SCALE;
 /// Divides cost differences (in model units) for the confidence: tempers the models'
@@ -31,10 +35,18 @@ pub(super) fn utf16(head: &[u8]) -> Option<Guess> {
     if head.len() < 2 {
         return None;
     }
-    let controls = head
-        .iter()
-        .filter(|&&b| b < 0x20 && !matches!(b, b'\t' | b'\n' | 0x0C | b'\r' | 0x1B))
-        .count();
+    // Counted in bytes, 255 at a time, so that the loop is vectorised.
+    let controls: usize = head
+        .chunks(255)
+        .map(|chunk| {
+            let n = chunk.iter().fold(0u8, |n, &b| {
+                let control =
+                    (b < 0x20) & (b != b'\t') & (b != b'\n') & (b != 0x0C) & (b != b'\r') & (b != 0x1B);
+                n + u8::from(control)
+            });
+            usize::from(n)
+        })
+        .sum();
     if controls * 50 < head.len() {
         return None;
     }
@@ -177,27 +189,53 @@ pub(super) fn legacy_costs(text: &[u8]) -> Costs {
         insert_best(&mut best, (m.prior + cost, i));
     }
 
-    // Stage 2: the multi-byte candidates, then the bigram costs of the single-byte ones, in
-    // the unigram ranking's order, each abandoned once it is `GIVE_UP` above the best cost
+    // Stage 2: full costs, each candidate abandoned once it is `GIVE_UP` above the best cost
     // so far (its cost is then a lower bound, which only matters to the confidence, by less
-    // than e^-7).
-    let mut results: [(u32, &'static Encoding); BIGRAM_CANDIDATES + 5] =
-        [(u32::MAX, crate::WINDOWS_1252); BIGRAM_CANDIDATES + 5];
-    let cjk = &mut results[BIGRAM_CANDIDATES..];
-    cjk[0] = gbk_cost(text, &CJK_GBK);
-    cjk[1] = (big5_cost(text, &CJK_BIG5), crate::BIG5);
-    cjk[2] = (euc_kr_cost(text, &CJK_EUC_KR), crate::EUC_KR);
-    cjk[3] = (euc_jp_cost(text, &CJK_EUC_JP), crate::EUC_JP);
-    cjk[4] = (shift_jis_cost(text, &CJK_SHIFT_JIS), crate::SHIFT_JIS);
-    let mut best_cost = cjk.iter().map(|r| r.0).min().unwrap_or(u32::MAX);
+    // than e^-7): first the best single-byte candidate by unigrams (on single-byte text, a
+    // bound that stops the multi-byte walks early), then the multi-byte candidates, then the
+    // other single-byte ones in the unigram ranking's order.
+    let mut results: Costs = [(u32::MAX, crate::WINDOWS_1252); BIGRAM_CANDIDATES + 5];
     let limit = best[0].0.saturating_add(UNIGRAM_MARGIN.max(best[0].0 / 8));
-    for (k, (slot, &(cost, i))) in results.iter_mut().zip(best.iter()).enumerate() {
-        if cost != u32::MAX && (k < 2 || cost <= limit) {
-            let m = &SINGLE_BYTE[i];
-            let give_up = best_cost.saturating_add(GIVE_UP).saturating_sub(m.prior);
-            let c = m.prior.saturating_add(bigram_cost(text, m, give_up));
-            best_cost = best_cost.min(c);
-            *slot = (c, m.encoding);
+    let scored = |k: usize, cost: u32| cost != u32::MAX && (k < 2 || cost <= limit);
+    let n = best
+        .iter()
+        .enumerate()
+        .filter(|&(k, &(cost, _))| scored(k, cost))
+        .count();
+    // Sums over the distinct pairs pay for building them from three candidates and a few
+    // hundred bytes on.
+    let pairs = (n >= 3 && (PAIRS_FROM..1 << 16).contains(&text.len())).then(|| byte_pairs(text));
+    let mut best_cost = u32::MAX;
+    let single = |k: usize, best_cost: u32| -> (u32, &'static Encoding) {
+        let m = &SINGLE_BYTE[best[k].1];
+        let give_up = best_cost.saturating_add(GIVE_UP).saturating_sub(m.prior);
+        let bigrams = match &pairs {
+            Some(pairs) => bigram_cost(pairs, m, give_up),
+            None => bigram_cost_by_walk(text, m, give_up),
+        };
+        (m.prior.saturating_add(bigrams), m.encoding)
+    };
+    if scored(0, best[0].0) {
+        results[0] = single(0, best_cost);
+        best_cost = results[0].0;
+    }
+    type Walker = fn(&[u8], u32) -> (u32, &'static Encoding);
+    let walkers: [Walker; 5] = [
+        |text, give_up| gbk_cost(text, &CJK_GBK, give_up),
+        |text, give_up| (big5_cost(text, &CJK_BIG5, give_up), crate::BIG5),
+        |text, give_up| (euc_kr_cost(text, &CJK_EUC_KR, give_up), crate::EUC_KR),
+        |text, give_up| (euc_jp_cost(text, &CJK_EUC_JP, give_up), crate::EUC_JP),
+        |text, give_up| (shift_jis_cost(text, &CJK_SHIFT_JIS, give_up), crate::SHIFT_JIS),
+    ];
+    for (j, walker) in walkers.iter().enumerate() {
+        let cost = walker(text, best_cost.saturating_add(GIVE_UP));
+        best_cost = best_cost.min(cost.0);
+        results[BIGRAM_CANDIDATES + j] = cost;
+    }
+    for k in 1..BIGRAM_CANDIDATES {
+        if scored(k, best[k].0) {
+            results[k] = single(k, best_cost);
+            best_cost = best_cost.min(results[k].0);
         }
     }
     results
@@ -238,7 +276,7 @@ pub(super) fn single_byte_costs(text: &[u8]) -> alloc::vec::Vec<(u32, u32, &'sta
                 .sum();
             (
                 m.prior + uni,
-                m.prior + bigram_cost(text, m, u32::MAX),
+                m.prior + bigram_cost_by_walk(text, m, u32::MAX),
                 m.encoding.name(),
                 m.lang.name,
             )
@@ -266,9 +304,126 @@ fn insert_best(best: &mut [(u32, usize); BIGRAM_CANDIDATES], item: (u32, usize))
     best[i] = item;
 }
 
-/// The bigram cost of `text` in a single-byte candidate: every pair of adjacent bytes one
-/// of which is above 0x7F.
-fn bigram_cost(text: &[u8], m: &SbModel, give_up: u32) -> u32 {
+/// The pairs of adjacent bytes the bigram model reads in `text` (those with a byte above
+/// 0x7F; the text is read as if after a space), each once, with how often it occurs: the
+/// candidates' bigram costs are then sums over the distinct pairs (a few hundred in 1024
+/// letters of a language) instead of over the text.
+fn byte_pairs(text: &[u8]) -> Vec<(u8, u8, u32)> {
+    // Open addressing, at most half full, doubled when it would be more: slot = pair << 16 |
+    // count, 0 unused (counts start at 1, and stay below 2^16: the caller's texts are shorter).
+    debug_assert!(text.len() < 1 << 16);
+    let mut bits = 10;
+    let mut table = vec![0u32; 1 << bits];
+    let mut distinct = 0;
+    let mut prev = b' ';
+    for &b in text {
+        if b >= 0x80 || prev >= 0x80 {
+            let pair = u32::from(prev) << 8 | u32::from(b);
+            if !add_pair(&mut table, bits, pair << 16 | 1) {
+                distinct += 1;
+                if 2 * distinct > table.len() {
+                    bits += 1;
+                    let old = core::mem::replace(&mut table, vec![0u32; 1 << bits]);
+                    for slot in old.into_iter().filter(|&slot| slot != 0) {
+                        add_pair(&mut table, bits, slot);
+                    }
+                }
+            }
+        }
+        prev = b;
+    }
+    let mut pairs = Vec::with_capacity(distinct);
+    pairs.extend(
+        table
+            .into_iter()
+            .filter(|&slot| slot != 0)
+            .map(|slot| ((slot >> 24) as u8, (slot >> 16) as u8, slot & 0xFFFF)),
+    );
+    pairs
+}
+
+/// Adds `entry` (pair << 16 | count) to the table of `byte_pairs`: to the pair's count if it
+/// is there (returns true), else in a free slot (false).
+fn add_pair(table: &mut [u32], bits: u32, entry: u32) -> bool {
+    let pair = entry >> 16;
+    let mask = table.len() - 1;
+    let mut at = (pair.wrapping_mul(0x9E37_79B1) >> (32 - bits)) as usize;
+    loop {
+        let slot = table[at];
+        if slot == 0 {
+            table[at] = entry;
+            return false;
+        }
+        if slot >> 16 == pair {
+            table[at] = slot + (entry & 0xFFFF);
+            return true;
+        }
+        at = (at + 1) & mask;
+    }
+}
+
+/// A candidate's bigram model by byte: `cost(first, second)` is `-log P` of the second
+/// byte's class after the first's.
+struct Bigrams {
+    table: &'static [u8],
+    /// The class of each byte (255: none, a control or unmapped byte).
+    class: [u8; 256],
+    /// Where each byte's row starts in `table` as the first of a pair (a byte without a class
+    /// reads as a non-letter, class 0).
+    row: [u16; 256],
+}
+
+impl Bigrams {
+    fn new(m: &SbModel) -> Bigrams {
+        let mut class = [0u8; 256];
+        class[..128].copy_from_slice(&ASCII_CLASS);
+        class[128..].copy_from_slice(m.classes);
+        let n = m.lang.classes;
+        let mut row = [0u16; 256];
+        for (row, &c) in row.iter_mut().zip(class.iter()) {
+            // Below 2^16: classes are bytes, fewer than 255 a language.
+            *row = if c == 255 { 0 } else { (usize::from(c) * n) as u16 };
+        }
+        Bigrams {
+            table: m.lang.bigram,
+            class,
+            row,
+        }
+    }
+
+    #[inline]
+    fn cost(&self, first: u8, second: u8) -> u32 {
+        match self.class[usize::from(second)] {
+            255 => BAD,
+            c => {
+                let at = usize::from(self.row[usize::from(first)]) + usize::from(c);
+                u32::from(self.table.get(at).copied().unwrap_or(255))
+            }
+        }
+    }
+}
+
+/// The bigram cost of a text in a single-byte candidate, from the text's `byte_pairs`: every
+/// pair of adjacent bytes one of which is above 0x7F. Stops once past `give_up` (the cost is
+/// then a lower bound).
+fn bigram_cost(pairs: &[(u8, u8, u32)], m: &SbModel, give_up: u32) -> u32 {
+    let model = Bigrams::new(m);
+    let mut cost = 0u32;
+    for chunk in pairs.chunks(64) {
+        for &(first, second, count) in chunk {
+            cost = cost.saturating_add(model.cost(first, second).saturating_mul(count));
+        }
+        if cost > give_up {
+            break;
+        }
+    }
+    cost
+}
+
+/// The bigram cost by a walk over the text, the classes looked up byte by byte (cheaper than
+/// `byte_pairs` and `Bigrams` for one or two candidates or a short text). Stops once past
+/// `give_up`, checked every 64 bytes.
+fn bigram_cost_by_walk(text: &[u8], m: &SbModel, give_up: u32) -> u32 {
     let n = m.lang.classes;
     let table = m.lang.bigram;
     let class = |b: u8| -> u8 {
@@ -285,12 +440,14 @@ fn bigram_cost(text: &[u8], m: &SbModel, give_up: u32) -> u32 {
         for &b in chunk {
             let c = class(b);
             if b >= 0x80 || prev_byte >= 0x80 {
-                if c == 255 {
-                    cost += BAD;
+                let one = if c == 255 {
+                    BAD
                 } else {
+                    // A byte without a class (a control) reads as a non-letter before the next.
                     let a = if prev == 255 { 0 } else { usize::from(prev) };
-                    cost += u32::from(table.get(a * n + usize::from(c)).copied().unwrap_or(255));
-                }
+                    u32::from(table.get(a * n + usize::from(c)).copied().unwrap_or(255))
+                };
+                cost = cost.saturating_add(one);
             }
             prev = c;
             prev_byte = b;
@@ -300,6 +457,21 @@ fn bigram_cost(text: &[u8], m: &SbModel, give_up: u32) -> u32 {
         }
     }
     cost
+}
+
+/// Every single-byte candidate's bigram cost over distinct pairs and by walk (for the tests).
+#[cfg(test)]
+pub(super) fn bigram_costs_both_ways(text: &[u8]) -> alloc::vec::Vec<(u32, u32)> {
+    let pairs = byte_pairs(text);
+    SINGLE_BYTE
+        .iter()
+        .map(|m| {
+            (
+                bigram_cost(&pairs, m, u32::MAX),
+                bigram_cost_by_walk(text, m, u32::MAX),
+            )
+        })
+        .collect()
 }
 
 /// Classes of the ASCII bytes: 0 for non-letters, 1..=26 for the letters, case folded.
@@ -329,10 +501,18 @@ fn char_cost(m: &CjkModel, lead: u8, trail: u8) -> u32 {
 /// The cost of `text` in one CJK encoding: ASCII is free; at each byte above 0x7F, `sequence`
 /// gives the cost and length of the sequence starting there (an error costs [`ERR`] and is one
 /// byte long), or `None` when the text ends inside it.
-fn cjk_cost(text: &[u8], mut sequence: impl FnMut(&[u8]) -> Option<(u32, usize)>) -> u32 {
+fn cjk_cost(text: &[u8], give_up: u32, mut sequence: impl FnMut(&[u8]) -> Option<(u32, usize)>) -> u32 {
     let mut cost = 0u32;
     let mut i = 0;
+    let mut check = 0;
     while i < text.len() {
+        if i >= check {
+            // Abandoned once past `give_up`, checked every 64 bytes.
+            if cost > give_up {
+                break;
+            }
+            check = i + 64;
+        }
         if text[i] < 0x80 {
             i += 1;
             continue;
@@ -340,15 +520,15 @@ fn cjk_cost(text: &[u8], mut sequence: impl FnMut(&[u8]) -> Option<(u32, usize)>
         let Some((c, len)) = sequence(&text[i..]) else {
             break;
         };
-        cost += c;
+        cost = cost.saturating_add(c);
         i += len;
     }
     cost
 }
 
-fn gbk_cost(text: &[u8], m: &CjkModel) -> (u32, &'static Encoding) {
+fn gbk_cost(text: &[u8], m: &CjkModel, give_up: u32) -> (u32, &'static Encoding) {
     let mut four = false;
-    let cost = cjk_cost(text, |s| {
+    let cost = cjk_cost(text, give_up, |s| {
         let (b, t) = (s[0], *s.get(1)?);
         Some(if !(0x81..=0xFE).contains(&b) {
             (ERR, 1)
@@ -370,8 +550,8 @@ fn gbk_cost(text: &[u8], m: &CjkModel) -> (u32, &'static Encoding) {
     (cost, if four { crate::GB18030 } else { m.encoding })
 }
 
-fn big5_cost(text: &[u8], m: &CjkModel) -> u32 {
-    cjk_cost(text, |s| {
+fn big5_cost(text: &[u8], m: &CjkModel, give_up: u32) -> u32 {
+    cjk_cost(text, give_up, |s| {
         let (b, t) = (s[0], *s.get(1)?);
         Some(
             if (0x81..=0xFE).contains(&b) && ((0x40..=0x7E).contains(&t) || (0xA1..=0xFE).contains(&t)) {
@@ -383,8 +563,8 @@ fn big5_cost(text: &[u8], m: &CjkModel) -> u32 {
     })
 }
 
-fn euc_kr_cost(text: &[u8], m: &CjkModel) -> u32 {
-    cjk_cost(text, |s| {
+fn euc_kr_cost(text: &[u8], m: &CjkModel, give_up: u32) -> u32 {
+    cjk_cost(text, give_up, |s| {
         let (b, t) = (s[0], *s.get(1)?);
         Some(if (0x81..=0xFE).contains(&b) && (0x41..=0xFE).contains(&t) {
             (char_cost(m, b, t), 2)
@@ -394,8 +574,8 @@ fn euc_kr_cost(text: &[u8], m: &CjkModel) -> u32 {
     })
 }
 
-fn euc_jp_cost(text: &[u8], m: &CjkModel) -> u32 {
-    cjk_cost(text, |s| {
+fn euc_jp_cost(text: &[u8], m: &CjkModel, give_up: u32) -> u32 {
+    cjk_cost(text, give_up, |s| {
         let (b, t) = (s[0], *s.get(1)?);
         Some(match b {
             0x8E if (0xA1..=0xDF).contains(&t) => (KANA, 2),
@@ -410,8 +590,8 @@ fn euc_jp_cost(text: &[u8], m: &CjkModel) -> u32 {
     })
 }
 
-fn shift_jis_cost(text: &[u8], m: &CjkModel) -> u32 {
-    cjk_cost(text, |s| {
+fn shift_jis_cost(text: &[u8], m: &CjkModel, give_up: u32) -> u32 {
+    cjk_cost(text, give_up, |s| {
         let b = s[0];
         if b == 0x80 {
             return Some((0, 1));

@@ -295,3 +295,104 @@ fn unigram_by_byte_agrees_with_the_models() {
         }
     }
 }
+
+/// Random bytes: mostly above 0x7F, with ASCII runs of every length and some controls.
+fn mixed_bytes(rng: &mut u64, len: usize) -> Vec<u8> {
+    let mut next = || {
+        *rng ^= *rng << 13;
+        *rng ^= *rng >> 7;
+        *rng ^= *rng << 17;
+        *rng
+    };
+    let mut bytes = Vec::with_capacity(len);
+    while bytes.len() < len {
+        let r = next();
+        match r % 8 {
+            0 => bytes.extend((0..(r >> 8) % 40).map(|i| b'a' + (i % 26) as u8)),
+            1 => bytes.push((r >> 8) as u8 & 0x1F),
+            2 => bytes.push(b' '),
+            _ => bytes.push(0x80 | (r >> 8) as u8),
+        }
+    }
+    bytes.truncate(len);
+    bytes
+}
+
+/// The bigram costs summed over distinct byte pairs (with `Bigrams`' tables) equal the walk
+/// over the text (classes looked up byte by byte), for every single-byte candidate: on the snippets, on their text as the detector keeps it, and on
+/// random bytes.
+#[test]
+fn bigram_by_pairs_equals_the_walk() {
+    let mut texts: Vec<Vec<u8>> = SNIPPETS
+        .iter()
+        .map(|&(label, text)| encode(label, text))
+        .collect();
+    for &(label, text) in SNIPPETS {
+        let mut d = Detector::new(Markup::Text);
+        d.feed(&encode(label, text));
+        texts.push(d.text.clone());
+    }
+    let mut rng = 0x9E37_79B9_7F4A_7C15u64;
+    for len in [0, 1, 2, 3, 17, 64, 65, 200, 1000, 6000] {
+        for _ in 0..4 {
+            texts.push(mixed_bytes(&mut rng, len));
+        }
+    }
+    for text in &texts {
+        for (i, (pairs, walk)) in score::bigram_costs_both_ways(text).into_iter().enumerate() {
+            assert_eq!(pairs, walk, "candidate {i} on {text:02X?}");
+        }
+    }
+}
+
+/// `push_text` keeps what feeding the bytes one at a time to `push_byte` keeps (ASCII runs as
+/// their first and last byte, up to 1024 bytes above 0x7F), however the input is cut.
+#[test]
+fn text_kept_is_byte_by_byte() {
+    let mut rng = 0x0123_4567_89AB_CDEFu64;
+    for round in 0..400 {
+        let len = [0, 1, 5, 100, 3000, 9000][round % 6];
+        let bytes = mixed_bytes(&mut rng, len);
+        let mut reference = Detector::new(Markup::Text);
+        for &b in &bytes {
+            if !reference.seen_enough() {
+                reference.push_byte(b);
+            }
+        }
+        let mut d = Detector::new(Markup::Text);
+        let mut at = 0;
+        while at < bytes.len() {
+            rng ^= rng << 13;
+            rng ^= rng >> 7;
+            rng ^= rng << 17;
+            let end = (at + 1 + (rng % 50) as usize).min(bytes.len());
+            d.feed(&bytes[at..end]);
+            at = end;
+        }
+        assert_eq!(d.text, reference.text, "round {round}");
+        assert_eq!(
+            (d.non_ascii, d.ascii_run),
+            (reference.non_ascii, reference.ascii_run)
+        );
+    }
+}
+
+quickcheck::quickcheck! {
+    /// `guess`'s shortcut for valid UTF-8 answers what the streaming detector does (the
+    /// strings here are valid UTF-8, cut anywhere, with C0 controls and UTF-16-like heads).
+    fn utf8_shortcut_is_the_detector(s: alloc::string::String, cut: usize, wide: bool, html: bool) -> bool {
+        let markup = if html { Markup::Html } else { Markup::Text };
+        let mut bytes: Vec<u8> = if wide {
+            // ASCII with NULs between: valid UTF-8 that the UTF-16 test reads as UTF-16LE.
+            s.bytes().flat_map(|b| [b, 0]).chain("é".bytes()).collect()
+        } else {
+            s.into_bytes()
+        };
+        if !bytes.is_empty() {
+            bytes.truncate(cut % (bytes.len() + 1));
+        }
+        let mut d = Detector::new(markup);
+        d.feed(&bytes);
+        guess(&bytes, markup) == d.guess()
+    }
+}

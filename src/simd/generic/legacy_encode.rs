@@ -19,9 +19,8 @@
 //! written)` and the output equal the scalar kernel's. AVX-512 has its own kernel
 //! (`x86/avx512/cjk.rs`: byte compress, 64-byte lookups).
 
-// The instance is NEON's: AVX2 has no 256-entry byte lookup for the pages, and its scalar
-// kernel is well ahead of encoding_rs already (docs/decisions.md).
-#![cfg_attr(not(target_arch = "aarch64"), allow(dead_code))]
+// Instances: NEON (`aarch64/neon/cjk.rs`, 8 units, `tbl` lookups of the pages) and AVX2
+// (`x86/avx2/legacy_encode.rs`, 16 units, gathered pages).
 
 use super::super::scalar;
 use super::super::{EncodeTables, Lookup};

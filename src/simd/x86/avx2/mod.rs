@@ -1,6 +1,7 @@
 //! `Level::Avx2` = avx2 + bmi1 + bmi2 + popcnt: 32-byte vectors.
 
 mod cjk_decode;
+mod legacy_encode;
 
 use crate::simd::OutBytes;
 use core::arch::x86_64::*;
@@ -8,7 +9,7 @@ use core::arch::x86_64::*;
 use super::super::generic;
 use super::super::generic::lane::{Lane, TranscodeVector};
 use super::super::vector::Vector;
-use super::super::{Kernels, Level, Tuning};
+use super::super::{EncodeTables, Kernels, Level, Tuning};
 
 /// `_mm256_shuffle_epi8` control swapping the bytes of each 16-bit lane.
 #[inline(always)]
@@ -101,6 +102,7 @@ super::entry_points!(avx2, __m256i, {
     widen_ascii(src: &[u8], dst: &mut [u16]) -> usize = generic::ascii::widen;
     narrow_ascii(src: &[u16], dst: &mut OutBytes) -> usize = generic::ascii::narrow;
     utf16_bytes_to_utf16(src: &[u8], be: bool, dst: &mut [u16]) -> (usize, usize) = generic::utf16::bytes_to_utf16;
+    utf16_to_legacy(src: &[u16], tables: &EncodeTables, dst: &mut OutBytes) -> (usize, usize) = generic::legacy_encode::utf16_to_legacy;
 });
 
 pub(crate) const TABLE: Kernels = Kernels {
@@ -119,13 +121,14 @@ pub(crate) const TABLE: Kernels = Kernels {
     single_byte_to_utf8,
     cjk_to_utf8: cjk_decode::cjk_to_utf8,
     cjk_to_utf16: cjk_decode::cjk_to_utf16,
+    utf16_to_legacy,
     tuning: Tuning {
         call_cjk_decode: true,
-        // `utf16_to_legacy` is the scalar kernel at AVX2 (no 256-entry byte lookup).
+        // The gathering `utf16_to_legacy` measured no faster than the codecs' own loops
+        // (docs/decisions.md, "utf16_to_legacy at AVX2").
         call_legacy_encode: false,
         stage_encode_in_utf16: false,
     },
-    ..super::sse2::TABLE
 };
 
 pub(crate) static KERNELS: Kernels = TABLE;
