@@ -5,6 +5,7 @@ use super::model::{
 };
 use super::{CjkModel, Guess, SbModel};
 use crate::Encoding;
+use alloc::vec;
 use alloc::vec::Vec;
 
 /// Cost of a malformed multi-byte sequence (20 nats).
