@@ -51,6 +51,18 @@ def median_time(fn, rounds, number):
     return statistics.median(timeit.repeat(fn, number=number, repeat=rounds)) / number
 
 
+def interleaved(fns, rounds, numbers=None):
+    """The median time of a call of each of `fns`, timed in interleaved rounds (each function
+    once a round, `numbers[i]` calls at a time), so that a slow spell of the machine weighs on
+    every side of a ratio."""
+    numbers = numbers or [1] * len(fns)
+    samples = [[] for _ in fns]
+    for _ in range(rounds):
+        for fn, number, out in zip(fns, numbers, samples):
+            out.append(timeit.timeit(fn, number=number) / number)
+    return [statistics.median(times) for times in samples]
+
+
 def corpus(name, codec, copies=4):
     text = (WIKI / f"{name}.txt").read_text(encoding="utf-8") * copies
     data = text.encode(codec, "ignore")
@@ -98,15 +110,9 @@ def bench_batch(rounds):
             lambda: simdenc.decode_batch(array, label, threads=1),
             lambda: simdenc.decode_batch(array, label, threads=2),
         ]
-        # Interleaved rounds (CPython, 1 thread, 2 threads), after one call of each, so that a
-        # slow spell of the machine weighs on every column of a ratio.
-        samples = [[] for _ in fns]
         for fn in fns:
             fn()
-        for _ in range(rounds):
-            for fn, out in zip(fns, samples):
-                out.append(timeit.timeit(fn, number=1))
-        cp, t1, t2 = (statistics.median(times) for times in samples)
+        cp, t1, t2 = interleaved(fns, rounds)
         print(
             f"| {name} | {label} | {len(rows)} | {mb:.1f} | {mb / cp:.0f} | {mb / t1:.0f} | {mb / t2:.0f} "
             f"| {t1 / t2:.2f}x | {cp / t1:.2f}x | {cp / t2:.2f}x |"
@@ -136,18 +142,12 @@ def bench_detect(rounds):
         data = corpus(name, codec, copies=4)[0][: 16 * 1024]
         mb = len(data) / 1e6
         answer = simdenc.detect(data).encoding
-        # Interleaved (ours, then each peer, in every round), each sample at least ~10 ms, so
-        # that a slow spell of the machine weighs on both sides of a ratio.
+        # Ours, then each peer, every round; each sample at least ~10 ms.
         fns = [lambda: simdenc.detect(data)] + [lambda fn=peers[p]: fn(data) for p in names]
         numbers = [max(1, int(0.01 / max(1e-9, median_time(fn, 3, 1)))) for fn in fns]
-        samples = [[] for _ in fns]
-        for _ in range(rounds):
-            for fn, number, out in zip(fns, numbers, samples):
-                out.append(timeit.timeit(fn, number=number) / number)
-        ours = statistics.median(samples[0])
+        ours, *theirs = interleaved(fns, rounds, numbers)
         cells, ratios = [], []
-        for peer, times in zip(names, samples[1:]):
-            t = statistics.median(times)
+        for peer, t in zip(names, theirs):
             cells.append(f"{mb / t:.1f} ({peers[peer](data)})")
             ratios.append(f"{t / ours:.1f}x")
         print(f"| {name} | {label} | {len(data) // 1024} | {mb / ours:.0f} ({answer}) | " + " | ".join(cells) + " | " + " | ".join(ratios) + " |")

@@ -534,22 +534,7 @@ fn decode_rows<'py>(
 mod tests {
     use super::batch_core::row_bound;
     use super::*;
-
-    /// xorshift64*: deterministic, no dependency.
-    struct Rng(u64);
-
-    impl Rng {
-        fn next(&mut self) -> u64 {
-            self.0 ^= self.0 >> 12;
-            self.0 ^= self.0 << 25;
-            self.0 ^= self.0 >> 27;
-            self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
-        }
-
-        fn below(&mut self, n: usize) -> usize {
-            (self.next() % n as u64) as usize
-        }
-    }
+    use crate::Rng;
 
     /// `row_bound` is at least what every decoder promises for any length (the decoders'
     /// bounds are linear: small lengths and large ones cover them).

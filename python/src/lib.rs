@@ -965,26 +965,28 @@ fn _simdenc(m: &Bound<'_, PyModule>) -> PyResult<()> {
     Ok(())
 }
 
+/// A small deterministic generator (xorshift64*) for the unit tests, to need no dependency.
+#[cfg(test)]
+pub(crate) struct Rng(pub(crate) u64);
+
+#[cfg(test)]
+impl Rng {
+    pub(crate) fn next(&mut self) -> u64 {
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
+    }
+
+    pub(crate) fn below(&mut self, n: usize) -> usize {
+        (self.next() % n as u64) as usize
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use simdenc::text::{TextDecoder, TextDecoderOptions};
-
-    /// A small deterministic generator (xorshift64*), to need no dependency.
-    struct Rng(u64);
-
-    impl Rng {
-        fn next(&mut self) -> u64 {
-            self.0 ^= self.0 >> 12;
-            self.0 ^= self.0 << 25;
-            self.0 ^= self.0 >> 27;
-            self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
-        }
-
-        fn below(&mut self, n: usize) -> usize {
-            (self.next() % n as u64) as usize
-        }
-    }
 
     /// `StreamState` keeps error positions that `simdenc::text::TextDecoder` does not give,
     /// so it is its own code: it must behave as that one (the standard's `TextDecoder`) call

@@ -277,7 +277,7 @@ pub(super) fn single_byte_costs(text: &[u8]) -> alloc::vec::Vec<(u32, u32, &'sta
                 .sum();
             (
                 m.prior + uni,
-                m.prior + bigram_cost_by_walk(text, m, u32::MAX),
+                m.prior + bigram_cost_reference(text, m),
                 m.encoding.name(),
                 m.lang.name,
             )
@@ -367,11 +367,9 @@ fn add_pair(table: &mut [u32], bits: u32, entry: u32) -> bool {
 /// byte's class after the first's.
 struct Bigrams {
     table: &'static [u8],
+    classes: usize,
     /// The class of each byte (255: none, a control or unmapped byte).
     class: [u8; 256],
-    /// Where each byte's row starts in `table` as the first of a pair (a byte without a class
-    /// reads as a non-letter, class 0).
-    row: [u16; 256],
 }
 
 impl Bigrams {
@@ -379,16 +377,10 @@ impl Bigrams {
         let mut class = [0u8; 256];
         class[..128].copy_from_slice(&ASCII_CLASS);
         class[128..].copy_from_slice(m.classes);
-        let n = m.lang.classes;
-        let mut row = [0u16; 256];
-        for (row, &c) in row.iter_mut().zip(class.iter()) {
-            // Below 2^16: classes are bytes, fewer than 255 a language.
-            *row = if c == 255 { 0 } else { (usize::from(c) * n) as u16 };
-        }
         Bigrams {
             table: m.lang.bigram,
+            classes: m.lang.classes,
             class,
-            row,
         }
     }
 
@@ -397,8 +389,17 @@ impl Bigrams {
         match self.class[usize::from(second)] {
             255 => BAD,
             c => {
-                let at = usize::from(self.row[usize::from(first)]) + usize::from(c);
-                u32::from(self.table.get(at).copied().unwrap_or(255))
+                // A byte without a class (a control) reads as a non-letter before the next.
+                let a = match self.class[usize::from(first)] {
+                    255 => 0,
+                    a => usize::from(a),
+                };
+                u32::from(
+                    self.table
+                        .get(a * self.classes + usize::from(c))
+                        .copied()
+                        .unwrap_or(255),
+                )
             }
         }
     }
@@ -406,7 +407,7 @@ impl Bigrams {
 
 /// The bigram cost of a text in a single-byte candidate, from the text's `byte_pairs`: every
 /// pair of adjacent bytes one of which is above 0x7F. Stops once past `give_up` (the cost is
-/// then a lower bound).
+/// then a lower bound), checked every 64 pairs.
 fn bigram_cost(pairs: &[(u8, u8, u32)], m: &SbModel, give_up: u32) -> u32 {
     let model = Bigrams::new(m);
     let mut cost = 0u32;
@@ -421,12 +422,31 @@ fn bigram_cost(pairs: &[(u8, u8, u32)], m: &SbModel, give_up: u32) -> u32 {
     cost
 }
 
-/// The bigram cost by a walk over the text, the classes looked up byte by byte (cheaper than
-/// `byte_pairs` and `Bigrams` for one or two candidates or a short text). Stops once past
-/// `give_up`, checked every 64 bytes.
+/// The bigram cost by a walk over the text (cheaper than `byte_pairs` for one or two
+/// candidates or a short text). Stops once past `give_up`, checked every 64 bytes.
 fn bigram_cost_by_walk(text: &[u8], m: &SbModel, give_up: u32) -> u32 {
+    let model = Bigrams::new(m);
+    let mut cost = 0u32;
+    let mut prev = b' ';
+    for chunk in text.chunks(64) {
+        for &b in chunk {
+            if (b | prev) >= 0x80 {
+                cost = cost.saturating_add(model.cost(prev, b));
+            }
+            prev = b;
+        }
+        if cost > give_up {
+            break;
+        }
+    }
+    cost
+}
+
+/// The bigram cost byte by byte with the classes looked up in the model (the tests'
+/// reference for `Bigrams` and both sums).
+#[cfg(test)]
+fn bigram_cost_reference(text: &[u8], m: &SbModel) -> u32 {
     let n = m.lang.classes;
-    let table = m.lang.bigram;
     let class = |b: u8| -> u8 {
         if b >= 0x80 {
             m.classes[usize::from(b - 0x80)]
@@ -437,40 +457,35 @@ fn bigram_cost_by_walk(text: &[u8], m: &SbModel, give_up: u32) -> u32 {
     let mut cost = 0u32;
     let mut prev_byte = b' ';
     let mut prev = 0u8;
-    for chunk in text.chunks(64) {
-        for &b in chunk {
-            let c = class(b);
-            if b >= 0x80 || prev_byte >= 0x80 {
-                let one = if c == 255 {
-                    BAD
-                } else {
-                    // A byte without a class (a control) reads as a non-letter before the next.
-                    let a = if prev == 255 { 0 } else { usize::from(prev) };
-                    u32::from(table.get(a * n + usize::from(c)).copied().unwrap_or(255))
-                };
-                cost = cost.saturating_add(one);
+    for &b in text {
+        let c = class(b);
+        if b >= 0x80 || prev_byte >= 0x80 {
+            if c == 255 {
+                cost += BAD;
+            } else {
+                let a = if prev == 255 { 0 } else { usize::from(prev) };
+                cost += u32::from(m.lang.bigram.get(a * n + usize::from(c)).copied().unwrap_or(255));
             }
-            prev = c;
-            prev_byte = b;
         }
-        if cost > give_up {
-            break;
-        }
+        prev = c;
+        prev_byte = b;
     }
     cost
 }
 
-/// Every single-byte candidate's bigram cost over distinct pairs and by walk (for the tests).
+/// Every single-byte candidate's bigram cost over distinct pairs, by walk and by the
+/// reference (for the tests).
 #[cfg(test)]
-pub(super) fn bigram_costs_both_ways(text: &[u8]) -> alloc::vec::Vec<(u32, u32)> {
+pub(super) fn bigram_costs_three_ways(text: &[u8]) -> alloc::vec::Vec<[u32; 3]> {
     let pairs = byte_pairs(text);
     SINGLE_BYTE
         .iter()
         .map(|m| {
-            (
+            [
                 bigram_cost(&pairs, m, u32::MAX),
                 bigram_cost_by_walk(text, m, u32::MAX),
-            )
+                bigram_cost_reference(text, m),
+            ]
         })
         .collect()
 }

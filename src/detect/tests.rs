@@ -318,8 +318,9 @@ fn mixed_bytes(rng: &mut u64, len: usize) -> Vec<u8> {
     bytes
 }
 
-/// The bigram costs summed over distinct byte pairs (with `Bigrams`' tables) equal the walk
-/// over the text (classes looked up byte by byte), for every single-byte candidate: on the snippets, on their text as the detector keeps it, and on
+/// The bigram costs summed over distinct byte pairs and by the walk (both through `Bigrams`'
+/// byte tables) equal the reference, which looks each class up in the model, for every
+/// single-byte candidate: on the snippets, on their text as the detector keeps it, and on
 /// random bytes.
 #[test]
 fn bigram_by_pairs_equals_the_walk() {
@@ -339,8 +340,12 @@ fn bigram_by_pairs_equals_the_walk() {
         }
     }
     for text in &texts {
-        for (i, (pairs, walk)) in score::bigram_costs_both_ways(text).into_iter().enumerate() {
-            assert_eq!(pairs, walk, "candidate {i} on {text:02X?}");
+        for (i, [pairs, walk, reference]) in score::bigram_costs_three_ways(text).into_iter().enumerate() {
+            assert_eq!(
+                (pairs, walk),
+                (reference, reference),
+                "candidate {i} on {text:02X?}"
+            );
         }
     }
 }

@@ -6,6 +6,7 @@
 
 use core::arch::x86_64::*;
 
+use crate::simd::generic::lane::TranscodeVector;
 use crate::simd::generic::legacy_encode::LegacyEncodeVector;
 use crate::simd::generic::single_byte::TAIL8;
 use crate::simd::generic::utf16_to_utf8::ROWS12;
@@ -152,12 +153,9 @@ impl LegacyEncodeVector for __m256i {
 
     #[inline(always)]
     unsafe fn store_narrow(self, out: *mut u8) {
-        // SAFETY: 16 writable bytes (the contract); every unit is below 0x100, so the
-        // saturating pack keeps it.
-        unsafe {
-            let packed = _mm_packus_epi16(_mm256_castsi256_si128(self), _mm256_extracti128_si256::<1>(self));
-            _mm_storeu_si128(out.cast(), packed);
-        }
+        // SAFETY: 16 writable bytes and AVX2 (the contract), what `store_low_bytes` needs;
+        // every unit is below 0x100.
+        unsafe { TranscodeVector::store_low_bytes(self, out) }
     }
 
     #[inline(always)]
