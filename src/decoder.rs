@@ -73,6 +73,8 @@ pub struct Decoder {
     variant: VariantDecoder,
     start: Start,
     kernels: &'static Kernels,
+    /// Malformed sequences replaced with U+FFFD so far (one U+FFFD each).
+    replaced: u64,
 }
 
 impl Decoder {
@@ -96,7 +98,14 @@ impl Decoder {
             variant: VariantDecoder::new(encoding),
             start,
             kernels: crate::simd::active(),
+            replaced: 0,
         }
+    }
+
+    /// How many malformed sequences the replacing methods have replaced with U+FFFD so far:
+    /// exactly the U+FFFD they wrote for errors, never one the input itself encodes.
+    pub(crate) fn replaced(&self) -> u64 {
+        self.replaced
     }
 
     /// The encoding this decoder decodes: the one it was created for, or the one a byte order
@@ -455,7 +464,10 @@ impl Decoder {
             let (result, read) = self.run(&src[total_read..], dst, last, true);
             total_read += read;
             match result.get() {
-                DecoderResult::Malformed(..) => had_errors = true,
+                DecoderResult::Malformed(..) => {
+                    had_errors = true;
+                    self.replaced += 1;
+                }
                 other => return (other.into_coder(), total_read, had_errors),
             }
         }

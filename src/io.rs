@@ -834,6 +834,25 @@ impl<R> DecodeReader<R> {
         self.source.had_errors
     }
 
+    /// How many malformed sequences have been replaced with U+FFFD so far
+    /// ([`OnMalformed::Replace`]; 0 in the other modes): one per error, exactly the
+    /// standard's, so a U+FFFD the input itself encodes is not counted.
+    ///
+    /// ```
+    /// use std::io::Read;
+    /// // One literal U+FFFD, then two malformed sequences.
+    /// let input = "\u{FFFD} a".bytes().chain(*b"\xFF b \xC3").collect::<Vec<u8>>();
+    /// let mut reader = simdenc::io::DecodeReader::new(&input[..], simdenc::UTF_8);
+    /// let mut text = String::new();
+    /// reader.read_to_string(&mut text)?;
+    /// assert_eq!(text, "\u{FFFD} a\u{FFFD} b \u{FFFD}");
+    /// assert_eq!(reader.replaced(), 2);
+    /// # Ok::<(), std::io::Error>(())
+    /// ```
+    pub fn replaced(&self) -> u64 {
+        self.source.decoder.replaced()
+    }
+
     /// The inner reader.
     ///
     /// ```
@@ -1450,6 +1469,23 @@ mod tests {
         bytes
     }
 
+    /// The malformed sequences in `input` (BOM sniffed), one `Malformed` result each.
+    fn errors(input: &[u8], encoding: &'static Encoding) -> u64 {
+        let mut decoder = encoding.new_decoder();
+        let mut out = String::with_capacity(4 * input.len() + 16);
+        let (mut rest, mut errors) = (input, 0);
+        loop {
+            match decoder.decode_to_string_without_replacement(rest, &mut out, true) {
+                (DecoderResult::Malformed(..), read) => {
+                    errors += 1;
+                    rest = &rest[read..];
+                }
+                (DecoderResult::InputEmpty, _) => return errors,
+                (DecoderResult::OutputFull, _) => unreachable!("room for every character"),
+            }
+        }
+    }
+
     fn read_all<R: Read>(mut reader: R, chunk: usize) -> (Vec<u8>, Option<io::Error>) {
         let mut out = Vec::new();
         let mut buf = vec![0; chunk];
@@ -1473,7 +1509,7 @@ mod tests {
                 let step = 1 + rng.below(7);
                 let chunk = 1 + rng.below(40);
                 let options = DecodeOptions::new().buffer_size(rng.below(200));
-                let reader = DecodeReader::with_options(
+                let mut reader = DecodeReader::with_options(
                     Trickle {
                         data: &input,
                         step,
@@ -1482,11 +1518,17 @@ mod tests {
                     encoding,
                     options,
                 );
-                let (out, err) = read_all(reader, chunk);
+                let (out, err) = read_all(&mut reader, chunk);
                 assert!(err.is_none(), "{}: {err:?}", encoding.name());
                 assert_eq!(
                     String::from_utf8(out).unwrap(),
                     expected,
+                    "{} {input:02X?}",
+                    encoding.name()
+                );
+                assert_eq!(
+                    reader.replaced(),
+                    errors(&input, encoding),
                     "{} {input:02X?}",
                     encoding.name()
                 );

@@ -156,6 +156,13 @@ impl<R> AsyncDecodeReader<R> {
         self.source.had_errors
     }
 
+    /// How many malformed sequences have been replaced with U+FFFD so far
+    /// ([`OnMalformed::Replace`](super::OnMalformed::Replace); 0 in the other modes): one per
+    /// error, exactly the standard's, so a U+FFFD the input itself encodes is not counted.
+    pub fn replaced(&self) -> u64 {
+        self.source.decoder.replaced()
+    }
+
     /// The inner reader.
     pub fn get_ref(&self) -> &R {
         &self.source.inner

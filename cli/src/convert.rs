@@ -155,8 +155,7 @@ impl ConvError {
 pub struct Outcome {
     pub bytes_in: u64,
     pub had_errors: bool,
-    /// U+FFFD in the decoded text from the first malformed sequence on (the replacements,
-    /// and any U+FFFD of the input after them).
+    /// Malformed sequences replaced with U+FFFD (a U+FFFD the input encodes is not one).
     pub replaced: u64,
     /// With `-f auto`: how the input's encoding was decided.
     pub decision: Option<Sniffed>,
@@ -294,7 +293,6 @@ pub fn stream<R: Read, W: Write>(
         .buffer_size(plan.buffer_size);
     let mut reader = DecodeReader::with_options(input, encoding, options);
     let mut sink = Sink::new(output, plan);
-    let mut replaced = 0;
     loop {
         let text = match reader.fill_str() {
             Ok(text) => text,
@@ -310,17 +308,12 @@ pub fn stream<R: Read, W: Write>(
         }
         let n = text.len();
         sink.write_text(text).map_err(sink_error)?;
-        if reader.had_errors() {
-            // The same text again: nothing was consumed, so nothing is decoded.
-            let text = reader.fill_str().map_err(ConvError::Read)?;
-            replaced += text.matches('\u{FFFD}').count() as u64;
-        }
         reader.consume(n);
     }
     let outcome = Outcome {
         bytes_in: reader.position(),
         had_errors: reader.had_errors() || sink.had_unmappables(),
-        replaced,
+        replaced: reader.replaced(),
         ..Outcome::default()
     };
     let output = sink.finish().map_err(sink_error)?;
@@ -973,8 +966,8 @@ fn convert_unseekable<R: Read, W: Write>(
     ))
 }
 
-/// What is said of each input beyond the summary: its line in `--report`, a warning when its
-/// decoded text has more U+FFFD than `--max-replaced` allows, and the summary's counts.
+/// What is said of each input beyond the summary: its line in `--report`, a warning when more
+/// of its malformed sequences were replaced with U+FFFD than `--max-replaced` allows, and the summary's counts.
 pub struct Reporter {
     report: Option<std::sync::Mutex<io::BufWriter<fs::File>>>,
     max_replaced: f64,

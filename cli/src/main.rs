@@ -194,8 +194,8 @@ pub struct ConvertArgs {
     #[arg(long, value_name = "FILE")]
     pub report: Option<PathBuf>,
 
-    /// Name every input whose decoded text has more U+FFFD replacement characters than this
-    /// fraction of its bytes (default 0.001).
+    /// Name every input in which more malformed sequences were replaced with U+FFFD than
+    /// this fraction of its bytes (default 0.001; a U+FFFD the input encodes is not counted).
     #[arg(long, value_name = "FRACTION", default_value_t = 0.001)]
     pub max_replaced: f64,
 

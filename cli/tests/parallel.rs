@@ -220,3 +220,59 @@ fn pieces_fall_back_when_no_cut_is_found() {
     same_in_pieces(&input, &["-t", "utf-16le"]);
     same_in_pieces(&input, &["--errors=fatal"]);
 }
+
+#[test]
+fn replacements_are_counted_alike_in_pieces_and_in_sequence() {
+    // Three malformed sequences in the middle, then U+FFFD the input itself encodes, pieces
+    // apart: only the three are replacements, whichever way the file is cut.
+    let mut input = "abc ".repeat(50_000).into_bytes();
+    input.extend_from_slice(b"\xFF x \xC3 y \xE3\x81");
+    input.extend("xyz ".repeat(50_000).bytes());
+    input.extend("\u{FFFD}".repeat(40).bytes());
+    let dir = tempdir();
+    let path = dir.path().join("in.txt");
+    fs::write(&path, &input).unwrap();
+    for jobs in ["1", "4"] {
+        let report = dir.path().join(format!("report{jobs}.jsonl"));
+        let out = common::run(
+            &[
+                "convert",
+                "-j",
+                jobs,
+                "--chunk-size",
+                "4099",
+                "-t",
+                "utf-16le",
+                "--max-replaced",
+                "0.00001",
+                "--report",
+                arg(&report),
+                arg(&path),
+            ],
+            b"",
+        );
+        assert_eq!(out.status, 0, "{}", out.stderr);
+        let line = fs::read_to_string(&report).unwrap();
+        assert!(line.contains("\"replaced\":3"), "-j {jobs}: {line}");
+        assert!(line.contains("\"over_max_replaced\":false"), "-j {jobs}: {line}");
+        assert!(
+            !out.stderr.contains("--max-replaced"),
+            "-j {jobs}: {}",
+            out.stderr
+        );
+    }
+    // Both ways name the file once there are more replacements than the fraction allows.
+    let mut input = "\u{FFFD}".repeat(100).into_bytes();
+    input.extend("abc ".repeat(5_000).bytes());
+    for _ in 0..30 {
+        input.extend_from_slice(b"\xFF");
+        input.extend("xyz ".repeat(1_000).bytes());
+    }
+    same_in_pieces(&input, &["-t", "utf-16le", "--max-replaced", "0.0001"]);
+    let out = common::run(&["convert", "--max-replaced", "0.0001", "-t", "utf-16le"], &input);
+    assert!(
+        out.stderr.contains(": 30 U+FFFD replacement characters in"),
+        "{}",
+        out.stderr
+    );
+}
