@@ -39,7 +39,7 @@ use batch_core::{Batch, Hints, Job, Labels, ListRows, Rows, Source};
 
 /// Input bytes per rayon task: large enough that a task's overhead is noise, small enough
 /// that a batch of a few MB spreads over every core.
-const PART_BYTES: usize = 256 * 1024;
+const PART_BYTES: usize = 64 * 1024;
 
 /// Below this many input bytes the batch is decoded on the calling thread, GIL held.
 const SERIAL_BYTES: usize = 64 * 1024;

@@ -13,9 +13,8 @@
 use std::mem::MaybeUninit;
 use std::ops::Range;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
-use std::sync::{Arc, Mutex, OnceLock};
+use std::sync::{Arc, Mutex, OnceLock, PoisonError};
 
-use rayon::prelude::*;
 use simdenc::sniff::{self, Sniffed};
 use simdenc::{DecoderResult, Encoding};
 
@@ -271,6 +270,23 @@ impl Shared<'_> {
         done
     }
 
+    /// Works on this thread and on `helpers` tasks spawned in `scope`, each adding the parts
+    /// it did to `found`.
+    fn work_with<'s>(
+        &'s self,
+        scope: &rayon::Scope<'s>,
+        helpers: usize,
+        found: &'s Mutex<Vec<(usize, Part)>>,
+    ) {
+        let keep = move |parts: Vec<(usize, Part)>| {
+            found.lock().unwrap_or_else(PoisonError::into_inner).extend(parts);
+        };
+        for _ in 0..helpers {
+            scope.spawn(move |_| keep(self.work()));
+        }
+        keep(self.work());
+    }
+
     /// Where part `k - 1`'s text ends: waits until the worker of part `k - 1` (which claimed
     /// it before this one claimed `k`, and is running) has placed it.
     fn start_of(&self, k: usize) -> usize {
@@ -432,16 +448,16 @@ impl Job<'_> {
         let mut done = if threads == Some(1) || parts <= 1 || self.rows.bytes_before(n) < self.serial_bytes {
             shared.work()
         } else {
-            let workers = |n: usize| -> Vec<(usize, Part)> {
-                (0..n).into_par_iter().flat_map_iter(|_| shared.work()).collect()
-            };
+            // The calling thread is a worker too: it starts on the first part at once, and the
+            // helpers join when the pool has woken them (one that finds no part left is done).
+            let found = Mutex::new(Vec::new());
             match threads {
-                None => workers(rayon::current_num_threads()),
-                Some(n) => {
-                    let pool = pool(n)?;
-                    pool.install(|| workers(n))
-                }
+                None => rayon::in_place_scope(|scope| {
+                    shared.work_with(scope, rayon::current_num_threads() - 1, &found);
+                }),
+                Some(n) => pool(n - 1)?.in_place_scope(|scope| shared.work_with(scope, n - 1, &found)),
             }
+            found.into_inner().unwrap_or_else(PoisonError::into_inner)
         };
         done.sort_unstable_by_key(|&(k, _)| k);
         if let Some(error) = done.iter().find_map(|(_, part)| part.error) {
@@ -468,7 +484,8 @@ impl Job<'_> {
     }
 }
 
-/// A rayon pool of `n` threads, kept for later calls (the global pool has one per core).
+/// A rayon pool of `n` threads, kept for later calls: the helpers of a call on `n + 1`
+/// threads (the global pool has one thread per core), which is the count an error names.
 fn pool(n: usize) -> Result<Arc<rayon::ThreadPool>, Error> {
     type Pools = Mutex<Vec<(usize, Arc<rayon::ThreadPool>)>>;
     static POOLS: OnceLock<Pools> = OnceLock::new();
@@ -480,7 +497,7 @@ fn pool(n: usize) -> Result<Arc<rayon::ThreadPool>, Error> {
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(n)
         .build()
-        .map_err(|e| Error::Threads(n, e.to_string()))?;
+        .map_err(|e| Error::Threads(n + 1, e.to_string()))?;
     let pool = Arc::new(pool);
     pools.push((n, pool.clone()));
     Ok(pool)
