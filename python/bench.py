@@ -76,10 +76,16 @@ def bench_one_shot(rounds):
     for name, label, codec in ROWS:
         data, decoded = corpus(name, codec)
         mb = len(data) / 1e6
-        cd = median_time(lambda: data.decode(codec), rounds, 10)
-        sd = median_time(lambda: simdenc.decode(data, label), rounds, 10)
-        ce = median_time(lambda: decoded.encode(codec), rounds, 10)
-        se = median_time(lambda: simdenc.encode(decoded, label), rounds, 10)
+        cd, sd, ce, se = interleaved(
+            [
+                lambda: data.decode(codec),
+                lambda: simdenc.decode(data, label),
+                lambda: decoded.encode(codec),
+                lambda: simdenc.encode(decoded, label),
+            ],
+            rounds,
+            [10] * 4,
+        )
         print(
             f"| {name} | {label} | {mb:.2f} | {mb / cd:.0f} | {mb / sd:.0f} | {cd / sd:.2f}x "
             f"| {mb / ce:.0f} | {mb / se:.0f} | {ce / se:.2f}x |"
