@@ -77,7 +77,7 @@
 //!
 //! # Bounded work
 //!
-//! Scoring looks at the text until [`Detector::seen_enough`]: 1024 bytes above 0x7F (ASCII
+//! Scoring looks at the text until [`Detector::seen_enough`]: 512 bytes above 0x7F (ASCII
 //! runs between them are kept as their first and last byte, which is all the bigram model
 //! reads). UTF-8 validity is checked on everything fed (with the crate's SIMD UTF-8
 //! validator), so that a late invalid byte still rules UTF-8 out. [`guess`] feeds the whole
@@ -125,7 +125,7 @@ pub struct Guess {
 }
 
 /// Guesses the encoding of `bytes` (module docs): the whole input is checked for UTF-8,
-/// the first 1024 non-ASCII bytes are scored.
+/// the first 512 non-ASCII bytes are scored.
 ///
 /// ```
 /// use simdenc::detect::{guess, Markup};
@@ -161,7 +161,7 @@ fn utf8_guess(non_ascii: u64) -> Guess {
 }
 
 /// Bytes above 0x7F scored before [`Detector::seen_enough`].
-const ENOUGH_NON_ASCII: usize = 1024;
+const ENOUGH_NON_ASCII: usize = 512;
 /// Raw bytes kept for the UTF-16 test.
 const HEAD: usize = 4096;
 
@@ -245,7 +245,7 @@ impl Detector {
         }
     }
 
-    /// Whether the detector has scored as much as it will (1024 bytes above 0x7F): later
+    /// Whether the detector has scored as much as it will (512 bytes above 0x7F): later
     /// input only goes into the UTF-8 check, so a caller may stop feeding.
     ///
     /// ```
