@@ -351,7 +351,7 @@ fn bigram_by_pairs_equals_the_walk() {
 }
 
 /// `push_text` keeps what feeding the bytes one at a time to `push_byte` keeps (ASCII runs as
-/// their first and last byte, up to 1024 bytes above 0x7F), however the input is cut.
+/// their first and last byte, up to 512 bytes above 0x7F), however the input is cut.
 #[test]
 fn text_kept_is_byte_by_byte() {
     let mut rng = 0x0123_4567_89AB_CDEFu64;
