@@ -104,6 +104,7 @@ impl Decoder {
 
     /// How many malformed sequences the replacing methods have replaced with U+FFFD so far:
     /// exactly the U+FFFD they wrote for errors, never one the input itself encodes.
+    #[cfg(feature = "std")]
     pub(crate) fn replaced(&self) -> u64 {
         self.replaced
     }

@@ -87,6 +87,63 @@ pub(crate) fn write_bytes(dst: &mut OutBytes, src: &[u8]) {
     unsafe { ptr::copy_nonoverlapping(src.as_ptr(), dst.as_mut_ptr().cast::<u8>(), src.len()) }
 }
 
+/// Copies `n < 64` bytes from `src` to `dst` by overlapping loads and stores of 16, 8, 4, 2
+/// and 1 bytes, no call.
+///
+/// # Safety
+/// `src` is valid for reading and `dst` for writing `n` bytes, and the two do not overlap.
+#[inline(always)]
+pub(crate) unsafe fn copy_short(src: *const u8, dst: *mut u8, n: usize) {
+    debug_assert!(n < 64);
+    // SAFETY: every piece is `W` bytes at an offset `k` with `k + W <= n` (the last piece of
+    // each size ends at `n`, at or after the first, which starts at 0), within both ranges
+    // per the contract; unaligned reads and writes of plain bytes.
+    unsafe {
+        let piece = |k: usize, w: usize| match w {
+            16 => dst
+                .add(k)
+                .cast::<[u8; 16]>()
+                .write_unaligned(src.add(k).cast::<[u8; 16]>().read_unaligned()),
+            8 => dst
+                .add(k)
+                .cast::<u64>()
+                .write_unaligned(src.add(k).cast::<u64>().read_unaligned()),
+            4 => dst
+                .add(k)
+                .cast::<u32>()
+                .write_unaligned(src.add(k).cast::<u32>().read_unaligned()),
+            _ => dst
+                .add(k)
+                .cast::<u16>()
+                .write_unaligned(src.add(k).cast::<u16>().read_unaligned()),
+        };
+        match n {
+            16.. => {
+                let mut k = 0;
+                while k + 16 < n {
+                    piece(k, 16);
+                    k += 16;
+                }
+                piece(n - 16, 16);
+            }
+            8..16 => {
+                piece(0, 8);
+                piece(n - 8, 8);
+            }
+            4..8 => {
+                piece(0, 4);
+                piece(n - 4, 4);
+            }
+            2..4 => {
+                piece(0, 2);
+                piece(n - 2, 2);
+            }
+            1 => *dst = *src,
+            0 => {}
+        }
+    }
+}
+
 /// A single-byte index of consecutive code points: byte `0x80 + i` is `first + i`
 /// (x-user-defined's, and Latin1's for `mem`).
 pub(crate) const fn upper_half_from(first: u16) -> [u16; 128] {

@@ -62,6 +62,31 @@ pub(crate) trait Vector: Copy {
     /// - `src` is valid for reading `LANES` bytes.
     unsafe fn load_utf16_paired(src: *const u8, be: bool) -> Option<Self>;
 
+    /// The `n` bytes at `src` (`n <= LANES`), zero in the lanes after them, reading nothing
+    /// past them: `Some` where the ISA has masked loads, `None` otherwise (the caller then
+    /// copies through a buffer).
+    ///
+    /// # Safety
+    /// - The ISA is enabled in the caller.
+    /// - `src` is valid for reading `n` bytes.
+    #[inline(always)]
+    unsafe fn load_partial(src: *const u8, n: usize) -> Option<Self> {
+        let _ = (src, n);
+        None
+    }
+
+    /// Stores the first `n` bytes of `self` (`n <= LANES`) to `dst`, writing nothing past
+    /// them; false (and nothing written) where the ISA has no masked stores.
+    ///
+    /// # Safety
+    /// - The ISA is enabled in the caller.
+    /// - `dst` is valid for writing `n` bytes.
+    #[inline(always)]
+    unsafe fn store_partial(self, dst: *mut u8, n: usize) -> bool {
+        let _ = (dst, n);
+        false
+    }
+
     /// Whether any byte has its high bit set (not ASCII): `high_mask() != 0`, which an ISA
     /// without a movemask answers with one reduction instead of building the mask.
     ///

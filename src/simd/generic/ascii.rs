@@ -11,7 +11,7 @@
 
 use super::super::scalar;
 use super::super::vector::Vector;
-use crate::simd::{OutBytes, write_bytes};
+use crate::simd::OutBytes;
 
 /// The one loop of the long ASCII runs, four vectors at a time (the prefix length here, and
 /// the runs of the CJK decode and the legacy encode kernels): while `4 * lanes` more
@@ -91,9 +91,18 @@ pub(crate) unsafe fn copy<V: Vector>(src: &[u8], dst: &mut OutBytes) -> usize {
         };
         if mask != 0 {
             // The bytes before the first non-ASCII one are known ASCII: copy exactly those
-            // (short runs between non-ASCII letters, as in German or French text, end here).
+            // (short runs between non-ASCII letters, as in German or French text, end here):
+            // one masked store where the ISA has them, else a few overlapping loads and
+            // stores (a `memcpy` call cost more than the copy: 13% of German encode).
             let n = mask.trailing_zeros() as usize;
-            write_bytes(&mut dst[i..i + n], &src[i..i + n]);
+            // SAFETY: `i + n < i + LANES <= len`: the `n` bytes at `i` are in `src` and in
+            // `dst`, which do not overlap (`&` and `&mut`); ISA enabled per contract.
+            unsafe {
+                let (from, to) = (src.as_ptr().add(i), dst.as_mut_ptr().cast::<u8>().add(i));
+                if !V::load(from).store_partial(to, n) {
+                    crate::simd::copy_short(from, to, n);
+                }
+            }
             return i + n;
         }
         i += V::LANES;

@@ -177,19 +177,6 @@ pub(crate) trait Utf8Vector: Vector {
         unsafe { self.or(b.xor(c)) }
     }
 
-    /// The `n` bytes at `src` (`n <= LANES`), zero in the lanes after them, reading nothing
-    /// past them: `Some` where the ISA has masked loads, `None` otherwise (the caller then
-    /// copies through a buffer).
-    ///
-    /// # Safety
-    /// - The ISA is enabled in the caller.
-    /// - `src` is valid for reading `n` bytes.
-    #[inline(always)]
-    unsafe fn load_partial(src: *const u8, n: usize) -> Option<Self> {
-        let _ = (src, n);
-        None
-    }
-
     /// The vector whose first `skip` lanes are zero and whose other lanes hold the
     /// `LANES - skip` bytes at `src` (`0 < skip < LANES`), reading no other byte: `Some`
     /// where the ISA has masked loads, `None` otherwise.
@@ -201,18 +188,6 @@ pub(crate) trait Utf8Vector: Vector {
     unsafe fn load_after_zeros(src: *const u8, skip: usize) -> Option<Self> {
         let _ = (src, skip);
         None
-    }
-
-    /// Stores the first `n` bytes of `self` (`n <= LANES`) to `dst`, writing nothing past
-    /// them; false (and nothing written) where the ISA has no masked stores.
-    ///
-    /// # Safety
-    /// - The ISA is enabled in the caller.
-    /// - `dst` is valid for writing `n` bytes.
-    #[inline(always)]
-    unsafe fn store_partial(self, dst: *mut u8, n: usize) -> bool {
-        let _ = (dst, n);
-        false
     }
 
     /// The high bit of each byte set exactly where the byte is a continuation byte
