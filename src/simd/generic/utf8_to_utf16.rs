@@ -326,6 +326,40 @@ fn last_ends(block: &[u8]) -> bool {
     }
 }
 
+/// Widens the whole 64-byte blocks of ASCII at the start of `src` into `dst` while a block
+/// fits in both; returns how many bytes (a multiple of 64).
+///
+/// # Safety
+/// The ISA of `V` is enabled in the caller.
+#[inline(always)]
+unsafe fn ascii_blocks<V: TranscodeVector>(src: &[u8], dst: &mut [u16]) -> usize {
+    let vectors = BLOCK / V::LANES;
+    let limit = src.len().min(dst.len());
+    let mut i = 0;
+    while i + BLOCK <= limit {
+        // SAFETY: `i + 64 <= src.len(), dst.len()`: the loads read `src[i..i + 64]` and the
+        // stores write `dst[i..i + 64]`; ISA enabled per contract.
+        unsafe {
+            let p = src.as_ptr().add(i);
+            let mut v = [V::load(p); 4];
+            let mut any = v[0];
+            for (k, slot) in v.iter_mut().enumerate().take(vectors).skip(1) {
+                *slot = V::load(p.add(k * V::LANES));
+                any = any.or(*slot);
+            }
+            if any.any_high() {
+                break;
+            }
+            let d = dst.as_mut_ptr().add(i);
+            for (k, v) in v.iter().enumerate().take(vectors) {
+                v.widen_store(d.add(k * V::LANES));
+            }
+        }
+        i += BLOCK;
+    }
+    i
+}
+
 /// # Safety
 /// The ISA of `V` is enabled in the caller.
 #[inline(always)]
@@ -337,27 +371,35 @@ pub(crate) unsafe fn utf8_to_utf16<V: TranscodeVector>(src: &[u8], dst: &mut [u1
         // SAFETY: `read + 64 <= src.len()` and `written + 64 <= dst.len()`: the pointers are
         // valid for 64 bytes and 64 units.
         let (p, d) = unsafe { (src.as_ptr().add(read), dst.as_mut_ptr().add(written)) };
-        // SAFETY: every load is inside the 64 bytes at `p`; ISA enabled per contract.
-        let ascii = unsafe {
-            let mut any = V::load(p);
-            let mut i = V::LANES;
-            while i < BLOCK {
-                any = any.or(V::load(p.add(i)));
-                i += V::LANES;
+        // The block's vectors, loaded once: the widening stores below could alias `src` as
+        // far as the compiler knows, so loading again after the check cost two loads a block.
+        let vectors = BLOCK / V::LANES;
+        // SAFETY: every load is inside the 64 bytes at `p` (`vectors * LANES == 64`); ISA
+        // enabled per contract.
+        let (v, ascii) = unsafe {
+            let mut v = [V::load(p); 4];
+            let mut any = v[0];
+            for (i, slot) in v.iter_mut().enumerate().take(vectors).skip(1) {
+                *slot = V::load(p.add(i * V::LANES));
+                any = any.or(*slot);
             }
-            !any.any_high()
+            (v, !any.any_high())
         };
         if ascii {
-            // SAFETY: 64 bytes from `p` and 64 units from `d` are in bounds (above).
+            // SAFETY: 64 units from `d` are in bounds (above); ISA enabled per contract.
             unsafe {
-                let mut i = 0;
-                while i < BLOCK {
-                    V::load(p.add(i)).widen_store(d.add(i));
-                    i += V::LANES;
+                for (i, v) in v.iter().enumerate().take(vectors) {
+                    v.widen_store(d.add(i * V::LANES));
                 }
             }
             read += BLOCK;
             written += BLOCK;
+            // The ASCII blocks after it in a loop of their own, where the state of this one
+            // (spilled to the stack around it) is not reloaded block after block.
+            // SAFETY: `read <= src.len()` and `written <= dst.len()`; ISA enabled per contract.
+            let n = unsafe { ascii_blocks::<V>(&src[read..], &mut dst[written..]) };
+            read += n;
+            written += n;
             continue;
         }
         // SAFETY: 64 readable bytes at `p`; ISA enabled per contract. `read` is a character
