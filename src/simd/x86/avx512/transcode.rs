@@ -539,6 +539,24 @@ pub(crate) fn utf8_to_utf16(src: &[u8], dst: &mut [u16]) -> (usize, usize) {
             }
             p += n;
             w += n;
+            // The whole ASCII blocks after it in a loop of their own (this loop's state stays
+            // out of the way), as the generic transcoder does.
+            while p + 64 <= end && w + 64 <= dst.len() {
+                // SAFETY: `p + 64 <= end <= src.len()` and `w + 64 <= dst.len()`: the load
+                // reads `src[p..p + 64]`, the stores write `dst[w..w + 64]`; features enabled
+                // on this function.
+                unsafe {
+                    let v = _mm512_loadu_si512(src.as_ptr().add(p).cast());
+                    if _mm512_movepi8_mask(v) != 0 {
+                        break;
+                    }
+                    let at = dst.as_mut_ptr().add(w);
+                    _mm512_storeu_si512(at.cast(), _mm512_cvtepu8_epi16(_mm512_castsi512_si256(v)));
+                    _mm512_storeu_si512(at.add(32).cast(), _mm512_cvtepu8_epi16(_mm512_extracti64x4_epi64::<1>(v)));
+                }
+                p += 64;
+                w += 64;
+            }
             continue;
         }
         let m2 = _mm512_cmpge_epu8_mask(v, _mm512_set1_epi8(0xC0u8 as i8));
