@@ -80,32 +80,34 @@ pub(crate) unsafe fn copy<V: Vector>(src: &[u8], dst: &mut OutBytes) -> usize {
     let len = src.len().min(dst.len());
     let mut i = 0;
     while i + V::LANES <= len {
-        // SAFETY: `i + LANES <= len <= src.len(), dst.len()`; ISA enabled per contract.
-        let mask = unsafe {
-            let v = V::load(src.as_ptr().add(i));
-            let mask = v.high_mask();
-            if mask == 0 {
-                v.store(dst.as_mut_ptr().cast::<u8>().add(i));
-            }
-            mask
-        };
-        if mask != 0 {
-            // The bytes before the first non-ASCII one are known ASCII: copy exactly those
-            // (short runs between non-ASCII letters, as in German or French text, end here):
-            // one masked store where the ISA has them, else a few overlapping loads and
-            // stores (a `memcpy` call cost more than the copy: 13% of German encode).
-            let n = mask.trailing_zeros() as usize;
-            // SAFETY: `i + n < i + LANES <= len`: the `n` bytes at `i` are in `src` and in
-            // `dst`, which do not overlap (`&` and `&mut`); ISA enabled per contract.
-            unsafe {
-                let (from, to) = (src.as_ptr().add(i), dst.as_mut_ptr().cast::<u8>().add(i));
-                if !V::load(from).store_partial(to, n) {
-                    crate::simd::copy_short(from, to, n);
-                }
-            }
-            return i + n;
+        let (from, to) = (
+            src.as_ptr().wrapping_add(i),
+            dst.as_mut_ptr().cast::<u8>().wrapping_add(i),
+        );
+        // SAFETY: `i + LANES <= len <= src.len(), dst.len()`: `LANES` bytes at `from` and at
+        // `to`; ISA enabled per contract.
+        let v = unsafe { V::load(from) };
+        // SAFETY: ISA enabled per contract.
+        let mask = unsafe { v.high_mask() };
+        if mask == 0 {
+            // SAFETY: as the load.
+            unsafe { v.store(to) };
+            i += V::LANES;
+            continue;
         }
-        i += V::LANES;
+        // The bytes before the first non-ASCII one are known ASCII: copy exactly those (short
+        // runs between non-ASCII letters, as in German or French text, end here): one masked
+        // store where the ISA has them, else a few overlapping loads and stores (a `memcpy`
+        // call cost more than the copy: 13% of German encode).
+        let n = mask.trailing_zeros() as usize;
+        // SAFETY: `n < LANES`: the `n` bytes at `from` and `to` are inside the `LANES` above,
+        // and `src` and `dst` do not overlap (`&` and `&mut`); ISA enabled per contract.
+        unsafe {
+            if !v.store_partial(to, n) {
+                crate::simd::copy_short(from, to, n);
+            }
+        }
+        return i + n;
     }
     i + scalar::copy_ascii(&src[i..len], &mut dst[i..len])
 }
