@@ -185,3 +185,17 @@ pub fn cjk_tables() -> Vec<CjkTables> {
         })
         .collect()
 }
+
+/// Checks every operation of the vector type of `level` (and, for AVX2, of its 16-byte
+/// lane) against a model on plain bytes, on `cases` generated inputs each; returns the number
+/// of checks (0 for the scalar level), or a description of the first mismatch. `level` must
+/// be one `cpu::supported` reports.
+///
+/// ```
+/// for level in simdenc::cpu::supported() {
+///     assert!(simdenc::internals::check_vector_operations(level, 10).is_ok());
+/// }
+/// ```
+pub fn check_vector_operations(level: Level, cases: usize) -> Result<usize, alloc::string::String> {
+    simd::ops_check::check(level, cases)
+}

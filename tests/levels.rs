@@ -74,6 +74,8 @@ fn main() {
         }
         passed += long_cjk_text(&mut rng, rounds);
         passed += check_transcoders(level, &mut rng, quick);
+        passed += simdenc::internals::check_vector_operations(level, if quick { 200 } else { 2000 })
+            .unwrap_or_else(|e| panic!("{level} vector operations: {e}"));
         println!("level {level}: ok");
     }
     passed += kernels::every_kernel_equals_scalar(quick);

@@ -34,6 +34,8 @@
 #[cfg(target_arch = "aarch64")]
 mod aarch64;
 mod generic;
+#[cfg(any(test, feature = "internals"))]
+pub(crate) mod ops_check;
 mod scalar;
 mod vector;
 #[cfg(target_arch = "x86_64")]

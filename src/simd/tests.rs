@@ -154,3 +154,14 @@ fn four_byte_from_every_pointer() {
     // Every pointer maps a plain code point (the last few, at the gathers' edge, too).
     assert_eq!(plain, super::FOUR_BYTE_POINTERS);
 }
+
+/// Every `Vector` operation of every level this machine runs (and the AVX2 transcoders'
+/// 16-byte lane) against its model, on generated inputs (`tests/levels.rs` runs the same
+/// under qemu for NEON).
+#[test]
+fn vector_operations_equal_their_model() {
+    for k in available() {
+        let checks = super::ops_check::check(k.level, if quick() { 200 } else { 3000 }).unwrap();
+        assert!(checks > 0 || k.level == crate::cpu::Level::Scalar);
+    }
+}

@@ -36,9 +36,8 @@
 //! block before the scalar kernel takes over) it goes through a buffer and is copied
 //! exactly, so nothing after `written` changes.
 
-// The `CjkDecodeVector` skeleton has its instance on aarch64 (NEON); x86 uses the block loop,
-// the lead analysis and the rows (AVX2), and AVX-512 its own algorithm.
-#![cfg_attr(not(target_arch = "aarch64"), allow(dead_code))]
+// The `CjkDecodeVector` skeleton has its instances at AVX2 and NEON; AVX-512 uses the lead
+// analysis and its own algorithm.
 
 use super::super::PairTables;
 use super::super::scalar;
@@ -101,6 +100,9 @@ pub(crate) trait CjkDecodeVector: Vector {
     const ROOM8: usize;
     /// The same for UTF-16 (units); at most 64.
     const ROOM16: usize;
+    /// Whether an all-ASCII block starts a run of ASCII copied four vectors at a time (HTML)
+    /// rather than the next block (dense CJK text, where the run's branch costs more).
+    const ASCII_RUNS: bool;
     /// The tables in registers.
     type Tables;
     /// What the lookups found for every byte (rows and columns).
@@ -261,7 +263,7 @@ impl<V: CjkDecodeVector> Checked for Block<V> {
     }
     #[inline(always)]
     fn ascii(&self) -> bool {
-        self.decoded.is_none()
+        V::ASCII_RUNS && self.decoded.is_none()
     }
 }
 

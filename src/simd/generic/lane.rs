@@ -5,7 +5,8 @@
 //! ```text
 //! a transcoding vector V (validation, ASCII runs: V::LANES bytes at a time)
 //!     names its Lane (16 bytes: byte shuffles by table rows, u16/u32 lane arithmetic)
-//! AVX2: V = __m256i, Lane = __m128i (VEX-encoded SSSE3/SSE4.1 under the AVX2 entry points)
+//! AVX2: V = __m256i, Lane = Xmm (an __m128i with VEX-encoded SSSE3/SSE4.1 under the AVX2
+//!       entry points)
 //! NEON: V = Lane = uint8x16_t
 //! ```
 //! Why a 16-byte lane and not the whole vector: the compress step of both algorithms
@@ -20,7 +21,7 @@ use super::utf8::Utf8Vector;
 ///
 /// The methods below treat the vector as `LANES / 2` UTF-16 code units (u16 lanes), for the
 /// whole-vector steps of `utf16_to_utf8`; their contract is [`Vector`]'s.
-pub(crate) trait TranscodeVector: Utf8Vector {
+pub(crate) trait TranscodeVector: Utf8Vector + Vector<Mask = Self> {
     /// The 16-byte vector of the same instruction set.
     type Lane: Lane;
 
@@ -37,42 +38,6 @@ pub(crate) trait TranscodeVector: Utf8Vector {
     /// - The ISA is enabled in the caller.
     /// - `src` is valid for reading `2 * LANES` bytes.
     unsafe fn load_narrow_ascii_units(src: *const u8, be: bool) -> Option<Self>;
-    /// Every u16 lane `u`.
-    ///
-    /// # Safety
-    /// The ISA is enabled in the caller.
-    unsafe fn splat16(u: u16) -> Self;
-    /// Each u16 lane shifted left by `N` (1..=15).
-    ///
-    /// # Safety
-    /// The ISA is enabled in the caller.
-    unsafe fn shl16<const N: i32>(self) -> Self;
-    /// Each u16 lane shifted right by `N` (1..=15), zeros shifted in.
-    ///
-    /// # Safety
-    /// The ISA is enabled in the caller.
-    unsafe fn shr16<const N: i32>(self) -> Self;
-    /// 0xFFFF in the u16 lanes equal to those of `other`, 0 elsewhere.
-    ///
-    /// # Safety
-    /// The ISA is enabled in the caller.
-    unsafe fn eq16(self, other: Self) -> Self;
-    /// 0xFFFF in the u16 lanes below `bound` (unsigned; `bound >= 1`), 0 elsewhere.
-    ///
-    /// # Safety
-    /// The ISA is enabled in the caller.
-    unsafe fn below16(self, bound: u16) -> Self;
-    /// Per bit: `a` where `mask` is set, else `b`.
-    ///
-    /// # Safety
-    /// The ISA is enabled in the caller.
-    unsafe fn blend(mask: Self, a: Self, b: Self) -> Self;
-    /// For a mask of u16 lanes (each 0 or 0xFFFF): bit `16 * j + k` set if u16 lane `k` of
-    /// the 16-byte lane `j` is (bits `16 * j + 8..16 * j + 16` clear).
-    ///
-    /// # Safety
-    /// The ISA is enabled in the caller.
-    unsafe fn lane_bits16(self) -> u64;
     /// For two masks of u16 lanes: bit `2 * k` set if u16 lane `k` of `a` is, bit `2 * k + 1`
     /// if that of `b` is (so the bits of 4 units are one byte).
     ///
@@ -100,9 +65,9 @@ pub(crate) trait TranscodeVector: Utf8Vector {
 }
 
 /// The 16-byte operations of the transcoders, beyond those of [`Vector`] (loads, stores,
-/// widening, `or`), whose contract they share: the instruction set of the implementing type
+/// bitwise and u16 lane operations, comparisons and `select`), whose contract they share: the instruction set of the implementing type
 /// is enabled in the caller, and pointers are valid for what the method reads or writes.
-pub(crate) trait Lane: Vector {
+pub(crate) trait Lane: Vector<Mask = Self> {
     /// Stores the low 8 bytes (unaligned).
     ///
     /// # Safety
@@ -121,11 +86,6 @@ pub(crate) trait Lane: Vector {
     /// - The ISA is enabled in the caller.
     /// - `dst` is valid for writing 12 bytes.
     unsafe fn store12(self, dst: *mut u8);
-    /// Every u16 lane `u`.
-    ///
-    /// # Safety
-    /// The ISA is enabled in the caller.
-    unsafe fn splat16(u: u16) -> Self;
     /// Every u32 lane `u`.
     ///
     /// # Safety
@@ -136,37 +96,12 @@ pub(crate) trait Lane: Vector {
     /// # Safety
     /// The ISA is enabled in the caller.
     unsafe fn add16(self, other: Self) -> Self;
-    /// 0xFFFF in the u16 lanes equal to those of `other`, 0 elsewhere.
-    ///
-    /// # Safety
-    /// The ISA is enabled in the caller.
-    unsafe fn eq16(self, other: Self) -> Self;
     /// The u16 lanes moved up by one: lane `k` of the result is lane `k - 1`, lane 0 is 0
     /// (for each code unit, the one before it).
     ///
     /// # Safety
     /// The ISA is enabled in the caller.
     unsafe fn prev_unit(self) -> Self;
-    /// Bitwise and.
-    ///
-    /// # Safety
-    /// The ISA is enabled in the caller.
-    unsafe fn and(self, other: Self) -> Self;
-    /// Bitwise xor.
-    ///
-    /// # Safety
-    /// The ISA is enabled in the caller.
-    unsafe fn xor(self, other: Self) -> Self;
-    /// Each u16 lane shifted left by `N` (1..=15).
-    ///
-    /// # Safety
-    /// The ISA is enabled in the caller.
-    unsafe fn shl16<const N: i32>(self) -> Self;
-    /// Each u16 lane shifted right by `N` (1..=15), zeros shifted in.
-    ///
-    /// # Safety
-    /// The ISA is enabled in the caller.
-    unsafe fn shr16<const N: i32>(self) -> Self;
     /// Each u32 lane shifted left by `N` (1..=31).
     ///
     /// # Safety
@@ -187,30 +122,4 @@ pub(crate) trait Lane: Vector {
     /// # Safety
     /// The ISA is enabled in the caller.
     unsafe fn swap_bytes16(self) -> Self;
-    /// 0xFFFF in the u16 lanes below `bound` (unsigned; `bound >= 1`), 0 elsewhere.
-    ///
-    /// # Safety
-    /// The ISA is enabled in the caller.
-    unsafe fn below16(self, bound: u16) -> Self;
-    /// Per bit: `a` where `mask` is set, else `b`.
-    ///
-    /// # Safety
-    /// The ISA is enabled in the caller.
-    unsafe fn select(mask: Self, a: Self, b: Self) -> Self;
-    /// For a mask of u16 lanes (each 0 or 0xFFFF): bit `k` (of 8) set if lane `k` is.
-    ///
-    /// # Safety
-    /// The ISA is enabled in the caller.
-    unsafe fn lane_bits16(self) -> u32;
-    /// Whether any bit is set.
-    ///
-    /// # Safety
-    /// The ISA is enabled in the caller.
-    unsafe fn any(self) -> bool;
-    /// The u16 lanes of `self` and `other` interleaved, `[s0, o0, s1, o1, ...]`: lanes 0..4
-    /// of both in the first result, lanes 4..8 in the second.
-    ///
-    /// # Safety
-    /// The ISA is enabled in the caller.
-    unsafe fn zip16(self, other: Self) -> (Self, Self);
 }

@@ -23,16 +23,18 @@
 // (`x86/avx2/legacy_encode.rs`, 16 units, gathered pages).
 
 use super::super::scalar;
+use super::super::vector::Vector;
 use super::super::{EncodeTables, Lookup};
 use super::ascii;
 use crate::simd::OutBytes;
 
-/// The operations of the `utf16_to_legacy` kernel on `UNITS` code units. Same contract as
-/// [`Vector`](super::super::vector::Vector): the instruction set of the implementing type is
-/// enabled in the caller, pointers are valid for what a method reads or writes.
-pub(crate) trait LegacyEncodeVector: Copy {
+/// The operations of the `utf16_to_legacy` kernel on a vector of `UNITS` code units
+/// (`LANES / 2`), beyond those of [`Vector`] (loads of `LANES` bytes, `or`), whose contract they share: the
+/// instruction set of the implementing type is enabled in the caller, pointers are valid for
+/// what a method reads or writes.
+pub(crate) trait LegacyEncodeVector: Vector {
     /// Code units per block.
-    const UNITS: usize;
+    const UNITS: usize = Self::LANES / 2;
     /// The tables in registers.
     type Tables;
 
@@ -41,11 +43,6 @@ pub(crate) trait LegacyEncodeVector: Copy {
     /// # Safety
     /// The ISA is enabled in the caller.
     unsafe fn load_tables(tables: &EncodeTables) -> Self::Tables;
-    /// Loads `UNITS` code units.
-    ///
-    /// # Safety
-    /// The ISA is enabled in the caller; `src` is valid for reading `UNITS` units.
-    unsafe fn load(src: *const u16) -> Self;
     /// Whether every unit is below 0x80.
     ///
     /// # Safety
@@ -57,11 +54,6 @@ pub(crate) trait LegacyEncodeVector: Copy {
     /// # Safety
     /// The ISA is enabled in the caller; `t` was loaded from `tables`.
     unsafe fn lookup<const WIDE: bool>(self, t: &Self::Tables, tables: &EncodeTables) -> Option<Self>;
-    /// Bitwise or.
-    ///
-    /// # Safety
-    /// The ISA is enabled in the caller.
-    unsafe fn or(self, other: Self) -> Self;
     /// Stores the low byte of each unit: `UNITS` bytes.
     ///
     /// # Safety
@@ -90,7 +82,7 @@ unsafe fn ascii_run<V: LegacyEncodeVector>(src: &[u16], dst: &mut OutBytes) -> u
         ascii::run4(
             src.len().min(dst.len()),
             V::UNITS,
-            |i| V::load(at.add(i)),
+            |i| V::load(at.add(i).cast()),
             |a, b| a.or(b),
             |v| v.ascii(),
             |v, i| v.store_narrow(out.add(i)),
@@ -115,7 +107,7 @@ pub(crate) unsafe fn utf16_to_legacy<V: LegacyEncodeVector>(
             // SAFETY: `read + UNITS <= src.len()`; the stores write at most `2 * UNITS`
             // bytes at `written`, and `written + 2 * UNITS <= dst.len()`.
             unsafe {
-                let u = V::load(src.as_ptr().add(read));
+                let u = V::load(src.as_ptr().add(read).cast());
                 let out = dst.as_mut_ptr().add(written).cast::<u8>();
                 if u.ascii() {
                     u.store_narrow(out);

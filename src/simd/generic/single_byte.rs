@@ -35,12 +35,13 @@
 //! such vectors to the scalar kernel measured no better (docs/decisions.md, "Kernel tuning").
 
 use super::super::scalar;
+use super::super::vector::Vector;
 use super::utf8::Utf8Vector;
 use super::utf16_to_utf8::ROWS123;
 use crate::simd::OutBytes;
 
 /// What the single-byte algorithm needs beyond [`Utf8Vector`].
-pub(crate) trait SingleByteVector: Utf8Vector {
+pub(crate) trait SingleByteVector: Utf8Vector + Vector<Mask = Self> {
     /// A table in the form [`SingleByteVector::lookup`] uses.
     type Table;
 
@@ -56,24 +57,6 @@ pub(crate) trait SingleByteVector: Utf8Vector {
     /// # Safety
     /// The ISA is enabled in the caller.
     unsafe fn lookup(self, table: &Self::Table) -> (Self, Self);
-
-    /// Whether any byte is zero.
-    ///
-    /// # Safety
-    /// The ISA is enabled in the caller.
-    unsafe fn any_zero(self) -> bool;
-
-    /// 0xFF where the byte is zero, else 0.
-    ///
-    /// # Safety
-    /// The ISA is enabled in the caller.
-    unsafe fn eq_zero(self) -> Self;
-
-    /// Per byte: `other` where `self` is 0xFF, `if_not` where it is 0 (other bytes: unspecified).
-    ///
-    /// # Safety
-    /// The ISA is enabled in the caller.
-    unsafe fn select(self, other: Self, if_not: Self) -> Self;
 
     /// Each byte shifted left by 2, for bytes below 0x40 (others: unspecified).
     ///
@@ -104,13 +87,6 @@ pub(crate) trait SingleByteVector: Utf8Vector {
     /// - `dst` is valid for writing `LANES - (ones & (1 << LANES / 2) - 1).count_ones()`
     ///   bytes, the count.
     unsafe fn compact_pairs(self, ones: u64, dst: *mut u8) -> usize;
-
-    /// 16-bit elements `(self[i], other[i])` interleaved into 32-bit ones, in stream order:
-    /// the first vector holds those of `i < LANES / 4`, the second the rest.
-    ///
-    /// # Safety
-    /// The ISA is enabled in the caller.
-    unsafe fn zip16(self, other: Self) -> [Self; 2];
 
     /// `self` holds `LANES / 4` units as 4-byte slots `(b0, b1, b2, _)`; writes, in order,
     /// `b0` for unit `k` when bit `k` of `ones` is set, `b0, b1, b2` when bit `k` of `threes`
@@ -253,8 +229,8 @@ pub(crate) unsafe fn to_utf8<V: SingleByteVector>(
             let (ones_v, narrow_v, x, cont) = unsafe {
                 // Units below 0x80: high byte 0 and low byte below 0x80; below 0x800: high
                 // byte below 8.
-                let ones = hi.or(lo.and(V::splat(0x80))).eq_zero();
-                let below_0800 = hi.saturating_sub(V::splat(7)).eq_zero();
+                let ones = hi.or(lo.and(V::splat(0x80))).eq8(V::splat(0));
+                let below_0800 = hi.saturating_sub(V::splat(7)).eq8(V::splat(0));
                 // Bits 6..11 of the unit (and 12..14, which are 0 below 0x800).
                 let x = hi.and(V::splat(0x0F)).shl2_small().or(lo.shr6());
                 let cont = lo.and(V::splat(0x3F)).or(V::splat(0x80));
@@ -272,7 +248,7 @@ pub(crate) unsafe fn to_utf8<V: SingleByteVector>(
                 // SAFETY: register operations; `w + n <= dst.len()`, and the two calls write
                 // their counts, which add up to `n`, from `dst[w..]` on; the ISA per contract.
                 unsafe {
-                    let lead = ones_v.select(lo, x.or(V::splat(0xC0)));
+                    let lead = V::select(ones_v, lo, x.or(V::splat(0xC0)));
                     let [a, b] = lead.zip(cont);
                     let first = a.compact_pairs(ones, at);
                     let second = b.compact_pairs(ones >> (V::LANES / 2), at.add(first));
@@ -284,8 +260,8 @@ pub(crate) unsafe fn to_utf8<V: SingleByteVector>(
                 // are disjoint: a unit below 0x80 is below 0x800); the ISA per contract.
                 unsafe {
                     let three_lead = hi.high_nibbles().or(V::splat(0xE0));
-                    let b0 = ones_v.select(lo, narrow_v.select(x.or(V::splat(0xC0)), three_lead));
-                    let b1 = narrow_v.select(cont, x.or(V::splat(0x80)));
+                    let b0 = V::select(ones_v, lo, V::select(narrow_v, x.or(V::splat(0xC0)), three_lead));
+                    let b1 = V::select(narrow_v, cont, x.or(V::splat(0x80)));
                     let [p0, p1] = b0.zip(b1);
                     let [q0, q1] = cont.zip(V::splat(0));
                     let [s0, s1] = p0.zip16(q0);

@@ -268,7 +268,7 @@ unsafe fn convert8<L: Lane, const PAIRS: bool>(u: L) -> Option<Step<L>> {
     // SAFETY: register operations; ISA enabled per contract.
     unsafe {
         let below80 = u.below16(0x80);
-        let one = below80.lane_bits16();
+        let one = L::mask_bits16(below80) as u32;
         if one == 0xFF {
             let lo = u.shuffle(&LOW_BYTES);
             return Some(Step {
@@ -280,7 +280,7 @@ unsafe fn convert8<L: Lane, const PAIRS: bool>(u: L) -> Option<Step<L>> {
             });
         }
         let below800 = u.below16(0x800);
-        let two = below800.lane_bits16();
+        let two = L::mask_bits16(below800) as u32;
         // The trailing byte of a 2-, 3- or 4-byte character: 0x80 | u & 0x3F.
         let last = u.and(L::splat16(0x3F)).or(L::splat16(0x80));
         // (0xC0 | u >> 6, last) for u < 0x800.
@@ -322,8 +322,8 @@ unsafe fn convert8<L: Lane, const PAIRS: bool>(u: L) -> Option<Step<L>> {
                 L::select(below800, pair, L::select(surrogate, halves(u, lead), triple)),
             );
             // A leading surrogate last is left: as one byte (counted as ASCII), then dropped.
-            let deferred = (lead.lane_bits16() >> 7) as usize;
-            let sur = surrogate.lane_bits16();
+            let deferred = (L::mask_bits16(lead) >> 7) as usize;
+            let sur = L::mask_bits16(surrogate) as u32;
             (v, one | (deferred << 7) as u32, !(two | sur) & 0xFF, deferred)
         };
         if three == 0 {
@@ -337,7 +337,7 @@ unsafe fn convert8<L: Lane, const PAIRS: bool>(u: L) -> Option<Step<L>> {
                 units: 8 - deferred,
             });
         }
-        let (lo, hi) = v.zip16(last);
+        let [lo, hi] = v.zip16(last);
         let (n1, n2) = (!one & 0xFF, three);
         let i0 = ((n1 & 0xF) | ((n2 & 0xF) << 4)) as usize;
         let i1 = ((n1 >> 4) | (n2 & 0xF0)) as usize;
@@ -411,8 +411,8 @@ unsafe fn block<V: TranscodeVector>(u: V, dst: *mut u8) -> usize {
         let mut at = 0;
         if max < 0x800 {
             // 1 or 2 bytes a unit: a row per 8 units, by `one`.
-            let v = V::blend(below80, u, pair);
-            let bits = below80.lane_bits16();
+            let v = V::select(below80, u, pair);
+            let bits = V::mask_bits16(below80);
             for j in 0..lanes {
                 let one = (bits >> (16 * j)) as u8;
                 v.lane(j).shuffle(&ROWS12[usize::from(one)]).store(dst.add(at));
@@ -425,12 +425,12 @@ unsafe fn block<V: TranscodeVector>(u: V, dst: *mut u8) -> usize {
         let lead3 = u.shr16::<12>().or(V::splat16(0xE0));
         let second3 = u.shr16::<6>().and(V::splat16(0x3F)).or(V::splat16(0x80));
         let triple = lead3.or(second3.shl16::<8>());
-        let v = V::blend(below80, u, V::blend(below800, pair, triple));
+        let v = V::select(below80, u, V::select(below800, pair, triple));
         let bits = V::unit_pair_bits(below80, below800);
         let (rows, lens) = &ROWS123_PAIRS;
         for j in 0..lanes {
             // u32 lane k = (lead, second, third, _) of unit k; 4 units a piece.
-            let (lo, hi) = v.lane(j).zip16(last.lane(j));
+            let [lo, hi] = v.lane(j).zip16(last.lane(j));
             let i0 = usize::from((bits >> (16 * j)) as u8);
             let i1 = usize::from((bits >> (16 * j + 8)) as u8);
             lo.shuffle(&rows[i0]).store(dst.add(at));

@@ -30,26 +30,11 @@ use crate::simd::{OutBytes, write_bytes};
 
 /// What the UTF-8 algorithm needs beyond [`Vector`].
 pub(crate) trait Utf8Vector: Vector {
-    /// Every byte `b`.
-    ///
-    /// # Safety
-    /// The ISA is enabled in the caller.
-    unsafe fn splat(b: u8) -> Self;
     /// The 16-byte `table` repeated in every 128-bit lane.
     ///
     /// # Safety
     /// The ISA is enabled in the caller.
     unsafe fn repeat16(table: &[u8; 16]) -> Self;
-    /// Bitwise and.
-    ///
-    /// # Safety
-    /// The ISA is enabled in the caller.
-    unsafe fn and(self, other: Self) -> Self;
-    /// Bitwise xor.
-    ///
-    /// # Safety
-    /// The ISA is enabled in the caller.
-    unsafe fn xor(self, other: Self) -> Self;
     /// Each byte shifted right by 4 (its high nibble).
     ///
     /// # Safety
@@ -82,11 +67,6 @@ pub(crate) trait Utf8Vector: Vector {
     /// # Safety
     /// The ISA is enabled in the caller.
     unsafe fn saturating_sub(self, other: Self) -> Self;
-    /// Whether any bit is set.
-    ///
-    /// # Safety
-    /// The ISA is enabled in the caller.
-    unsafe fn any(self) -> bool;
     /// All bytes 0xFF except the last three: 0xEF, 0xDF, 0xBF — subtracting it (saturating)
     /// leaves a non-zero byte exactly where the last three bytes start a sequence that is
     /// longer than what is left of the vector.

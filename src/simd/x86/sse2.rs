@@ -21,6 +21,7 @@ use super::super::{Kernels, Level};
 
 impl Vector for __m128i {
     const LANES: usize = 16;
+    type Mask = Self;
 
     #[inline(always)]
     unsafe fn load(src: *const u8) -> Self {
@@ -87,6 +88,82 @@ impl Vector for __m128i {
             // ones (a leading one last would be shifted out of 16 bits, and differ).
             (lead << 2 == trail).then_some(v)
         }
+    }
+    #[inline(always)]
+    unsafe fn splat(b: u8) -> Self {
+        // SAFETY: SSE2 per the trait contract.
+        unsafe { _mm_set1_epi8(b as i8) }
+    }
+    #[inline(always)]
+    unsafe fn splat16(u: u16) -> Self {
+        // SAFETY: SSE2 per the trait contract.
+        unsafe { _mm_set1_epi16(u as i16) }
+    }
+    #[inline(always)]
+    unsafe fn and(self, other: Self) -> Self {
+        // SAFETY: SSE2 per the trait contract.
+        unsafe { _mm_and_si128(self, other) }
+    }
+    #[inline(always)]
+    unsafe fn xor(self, other: Self) -> Self {
+        // SAFETY: SSE2 per the trait contract.
+        unsafe { _mm_xor_si128(self, other) }
+    }
+    #[inline(always)]
+    unsafe fn any(self) -> bool {
+        // SAFETY: SSE2 per the trait contract (`ptest` is SSE4.1).
+        unsafe { _mm_movemask_epi8(_mm_cmpeq_epi8(self, _mm_setzero_si128())) != 0xFFFF }
+    }
+    #[inline(always)]
+    unsafe fn shl16<const N: i32>(self) -> Self {
+        // SAFETY: SSE2 per the trait contract.
+        unsafe { _mm_slli_epi16::<N>(self) }
+    }
+    #[inline(always)]
+    unsafe fn shr16<const N: i32>(self) -> Self {
+        // SAFETY: SSE2 per the trait contract.
+        unsafe { _mm_srli_epi16::<N>(self) }
+    }
+    #[inline(always)]
+    unsafe fn zip16(self, other: Self) -> [Self; 2] {
+        // SAFETY: SSE2 per the trait contract.
+        unsafe { [_mm_unpacklo_epi16(self, other), _mm_unpackhi_epi16(self, other)] }
+    }
+    #[inline(always)]
+    unsafe fn eq8(self, other: Self) -> Self {
+        // SAFETY: SSE2 per the trait contract.
+        unsafe { _mm_cmpeq_epi8(self, other) }
+    }
+    #[inline(always)]
+    unsafe fn eq16(self, other: Self) -> Self {
+        // SAFETY: SSE2 per the trait contract.
+        unsafe { _mm_cmpeq_epi16(self, other) }
+    }
+    #[inline(always)]
+    unsafe fn below16(self, bound: u16) -> Self {
+        // SAFETY: SSE2 per the trait contract (`pminuw` is SSE4.1). `bound >= 1`: u < bound
+        // exactly when u - (bound - 1), saturated at 0, is 0.
+        unsafe {
+            _mm_cmpeq_epi16(
+                _mm_subs_epu16(self, _mm_set1_epi16((bound - 1) as i16)),
+                _mm_setzero_si128(),
+            )
+        }
+    }
+    #[inline(always)]
+    unsafe fn select(mask: Self, a: Self, b: Self) -> Self {
+        // SAFETY: SSE2 per the trait contract (`pblendvb` is SSE4.1).
+        unsafe { _mm_or_si128(_mm_and_si128(mask, a), _mm_andnot_si128(mask, b)) }
+    }
+    #[inline(always)]
+    unsafe fn mask_any(mask: Self) -> bool {
+        // SAFETY: SSE2 per the trait contract; a mask's bytes are 0 or 0xFF.
+        unsafe { _mm_movemask_epi8(mask) != 0 }
+    }
+    #[inline(always)]
+    unsafe fn mask_bits16(mask: Self) -> u64 {
+        // SAFETY: SSE2 per the trait contract. 0xFFFF packs to 0xFF, 0 to 0.
+        unsafe { u64::from(_mm_movemask_epi8(_mm_packs_epi16(mask, _mm_setzero_si128())) as u32 & 0xFF) }
     }
 }
 

@@ -89,6 +89,7 @@ impl CjkDecodeVector for uint8x16_t {
     const ROOM8: usize = 40;
     // Two pieces of 8 bytes, each stored as 8 units.
     const ROOM16: usize = 16;
+    const ASCII_RUNS: bool = true;
     type Tables = Tables;
     type Lookups = (uint8x16_t, uint8x16_t);
     type Decoded = Decoded;
@@ -304,8 +305,7 @@ pub(crate) struct EncodeRegs {
     ranges: usize,
 }
 
-impl LegacyEncodeVector for uint16x8_t {
-    const UNITS: usize = 8;
+impl LegacyEncodeVector for uint8x16_t {
     type Tables = EncodeRegs;
 
     #[inline(always)]
@@ -330,15 +330,9 @@ impl LegacyEncodeVector for uint16x8_t {
     }
 
     #[inline(always)]
-    unsafe fn load(src: *const u16) -> Self {
-        // SAFETY: 8 readable units (the contract).
-        unsafe { vld1q_u16(src) }
-    }
-
-    #[inline(always)]
     unsafe fn ascii(self) -> bool {
         // SAFETY: register operations.
-        unsafe { vmaxvq_u16(self) < 0x80 }
+        unsafe { vmaxvq_u16(vreinterpretq_u16_u8(self)) < 0x80 }
     }
 
     #[inline(always)]
@@ -347,7 +341,8 @@ impl LegacyEncodeVector for uint16x8_t {
         // `t.last`, below the blocks' limit, inside the blocks (two bytes at an entry of a
         // byte table: the limit leaves 3 after it).
         unsafe {
-            let high = vshrn_n_u16::<8>(self);
+            let u = vreinterpretq_u16_u8(self);
+            let high = vshrn_n_u16::<8>(u);
             let sixty_four = vdup_n_u8(64);
             let h1 = vsub_u8(high, sixty_four);
             let h2 = vsub_u8(h1, sixty_four);
@@ -361,14 +356,14 @@ impl LegacyEncodeVector for uint16x8_t {
                 t.pages[3],
                 h3,
             );
-            let index = vorrq_u16(vshll_n_u8::<8>(page), vandq_u16(self, vdupq_n_u16(0xFF)));
-            let ascii = vcltq_u16(self, vdupq_n_u16(0x80));
+            let index = vorrq_u16(vshll_n_u8::<8>(page), vandq_u16(u, vdupq_n_u16(0xFF)));
+            let ascii = vcltq_u16(u, vdupq_n_u16(0x80));
             let mut bad = vorrq_u16(
                 vcgtq_u16(index, t.last),
-                vceqq_u16(vandq_u16(self, vdupq_n_u16(0xF800)), vdupq_n_u16(0xD800)),
+                vceqq_u16(vandq_u16(u, vdupq_n_u16(0xF800)), vdupq_n_u16(0xD800)),
             );
             for &(first, span) in &t.declined[..t.ranges] {
-                bad = vorrq_u16(bad, vcleq_u16(vsubq_u16(self, first), span));
+                bad = vorrq_u16(bad, vcleq_u16(vsubq_u16(u, first), span));
             }
             let clamped = vminq_u16(index, t.last);
             let mut at = [0u16; 8];
@@ -392,20 +387,14 @@ impl LegacyEncodeVector for uint16x8_t {
             if vmaxvq_u16(vbicq_u16(bad, ascii)) != 0 {
                 return None;
             }
-            Some(vbslq_u16(ascii, self, bytes))
+            Some(vreinterpretq_u8_u16(vbslq_u16(ascii, u, bytes)))
         }
-    }
-
-    #[inline(always)]
-    unsafe fn or(self, other: Self) -> Self {
-        // SAFETY: register operations.
-        unsafe { vorrq_u16(self, other) }
     }
 
     #[inline(always)]
     unsafe fn store_narrow(self, out: *mut u8) {
         // SAFETY: 8 writable bytes (the contract).
-        unsafe { vst1_u8(out, vmovn_u16(self)) }
+        unsafe { vst1_u8(out, vmovn_u16(vreinterpretq_u16_u8(self))) }
     }
 
     #[inline(always)]
@@ -414,13 +403,10 @@ impl LegacyEncodeVector for uint16x8_t {
         // stores write 8 bytes at `out` and 8 ending at `out + n`, `8 <= n <= 16`: inside
         // the 16 bytes of the contract.
         unsafe {
-            let one = vcltq_u16(self, vdupq_n_u16(0x100));
+            let u = vreinterpretq_u16_u8(self);
+            let one = vcltq_u16(u, vdupq_n_u16(0x100));
             // Two bytes: high (lead) first.
-            let lanes = vbslq_u16(
-                one,
-                self,
-                vreinterpretq_u16_u8(vrev16q_u8(vreinterpretq_u8_u16(self))),
-            );
+            let lanes = vbslq_u16(one, u, vreinterpretq_u16_u8(vrev16q_u8(self)));
             const WEIGHT: [u8; 8] = [1, 2, 4, 8, 16, 32, 64, 128];
             let ones = vaddv_u8(vand_u8(vmovn_u16(one), vld1_u8(WEIGHT.as_ptr())));
             let packed = vqtbl1q_u8(
@@ -438,5 +424,5 @@ impl LegacyEncodeVector for uint16x8_t {
 
 pub(crate) fn utf16_to_legacy(src: &[u16], tables: &EncodeTables, dst: &mut OutBytes) -> (usize, usize) {
     // SAFETY: NEON is part of the aarch64 baseline, which is all the generic kernel requires.
-    unsafe { legacy_encode::utf16_to_legacy::<uint16x8_t>(src, tables, dst) }
+    unsafe { legacy_encode::utf16_to_legacy::<uint8x16_t>(src, tables, dst) }
 }

@@ -16,6 +16,7 @@ use super::super::{Kernels, Level, Tuning};
 
 impl Vector for uint8x16_t {
     const LANES: usize = 16;
+    type Mask = Self;
 
     #[inline(always)]
     unsafe fn load(src: *const u8) -> Self {
@@ -88,25 +89,24 @@ impl Vector for uint8x16_t {
         }
     }
     #[inline(always)]
+    unsafe fn any_zero(self) -> bool {
+        // SAFETY: NEON is baseline.
+        unsafe { vminvq_u8(self) == 0 }
+    }
+    #[inline(always)]
     unsafe fn any_high(self) -> bool {
         // SAFETY: NEON is baseline.
         unsafe { vmaxvq_u8(self) >= 0x80 }
     }
-}
-
-impl Utf8Vector for uint8x16_t {
-    /// The high nibbles of each vector serve both the first byte's lookup and the second's.
-    const LOOKUP_THEN_SHIFT: bool = true;
-
     #[inline(always)]
     unsafe fn splat(b: u8) -> Self {
         // SAFETY: NEON is baseline.
         unsafe { vdupq_n_u8(b) }
     }
     #[inline(always)]
-    unsafe fn repeat16(table: &[u8; 16]) -> Self {
-        // SAFETY: 16 readable bytes.
-        unsafe { vld1q_u8(table.as_ptr()) }
+    unsafe fn splat16(u: u16) -> Self {
+        // SAFETY: NEON is baseline.
+        unsafe { vreinterpretq_u8_u16(vdupq_n_u16(u)) }
     }
     #[inline(always)]
     unsafe fn and(self, other: Self) -> Self {
@@ -117,6 +117,77 @@ impl Utf8Vector for uint8x16_t {
     unsafe fn xor(self, other: Self) -> Self {
         // SAFETY: NEON is baseline.
         unsafe { veorq_u8(self, other) }
+    }
+    #[inline(always)]
+    unsafe fn any(self) -> bool {
+        // SAFETY: NEON is baseline.
+        unsafe { vmaxvq_u8(self) != 0 }
+    }
+    #[inline(always)]
+    unsafe fn shl16<const N: i32>(self) -> Self {
+        // SAFETY: NEON is baseline.
+        unsafe { vreinterpretq_u8_u16(vshlq_n_u16::<N>(vreinterpretq_u16_u8(self))) }
+    }
+    #[inline(always)]
+    unsafe fn shr16<const N: i32>(self) -> Self {
+        // SAFETY: NEON is baseline.
+        unsafe { vreinterpretq_u8_u16(vshrq_n_u16::<N>(vreinterpretq_u16_u8(self))) }
+    }
+    #[inline(always)]
+    unsafe fn zip16(self, other: Self) -> [Self; 2] {
+        // SAFETY: NEON is baseline.
+        unsafe {
+            let (a, b) = (vreinterpretq_u16_u8(self), vreinterpretq_u16_u8(other));
+            [
+                vreinterpretq_u8_u16(vzip1q_u16(a, b)),
+                vreinterpretq_u8_u16(vzip2q_u16(a, b)),
+            ]
+        }
+    }
+    #[inline(always)]
+    unsafe fn eq8(self, other: Self) -> Self {
+        // SAFETY: NEON is baseline.
+        unsafe { vceqq_u8(self, other) }
+    }
+    #[inline(always)]
+    unsafe fn eq16(self, other: Self) -> Self {
+        // SAFETY: NEON is baseline.
+        unsafe { vreinterpretq_u8_u16(vceqq_u16(vreinterpretq_u16_u8(self), vreinterpretq_u16_u8(other))) }
+    }
+    #[inline(always)]
+    unsafe fn below16(self, bound: u16) -> Self {
+        // SAFETY: NEON is baseline.
+        unsafe { vreinterpretq_u8_u16(vcltq_u16(vreinterpretq_u16_u8(self), vdupq_n_u16(bound))) }
+    }
+    #[inline(always)]
+    unsafe fn select(mask: Self, a: Self, b: Self) -> Self {
+        // SAFETY: NEON is baseline.
+        unsafe { vbslq_u8(mask, a, b) }
+    }
+    #[inline(always)]
+    unsafe fn mask_any(mask: Self) -> bool {
+        // SAFETY: NEON is baseline.
+        unsafe { vmaxvq_u8(mask) != 0 }
+    }
+    #[inline(always)]
+    unsafe fn mask_bits16(mask: Self) -> u64 {
+        const WEIGHTS: [u16; 8] = [1, 2, 4, 8, 16, 32, 64, 128];
+        // SAFETY: `WEIGHTS` is 8 readable u16; NEON is baseline.
+        unsafe {
+            let bits = vandq_u16(vreinterpretq_u16_u8(mask), vld1q_u16(WEIGHTS.as_ptr()));
+            u64::from(vaddvq_u16(bits))
+        }
+    }
+}
+
+impl Utf8Vector for uint8x16_t {
+    /// The high nibbles of each vector serve both the first byte's lookup and the second's.
+    const LOOKUP_THEN_SHIFT: bool = true;
+
+    #[inline(always)]
+    unsafe fn repeat16(table: &[u8; 16]) -> Self {
+        // SAFETY: 16 readable bytes.
+        unsafe { vld1q_u8(table.as_ptr()) }
     }
     #[inline(always)]
     unsafe fn high_nibbles(self) -> Self {
@@ -147,11 +218,6 @@ impl Utf8Vector for uint8x16_t {
     unsafe fn saturating_sub(self, other: Self) -> Self {
         // SAFETY: NEON is baseline.
         unsafe { vqsubq_u8(self, other) }
-    }
-    #[inline(always)]
-    unsafe fn any(self) -> bool {
-        // SAFETY: NEON is baseline.
-        unsafe { vmaxvq_u8(self) != 0 }
     }
     #[inline(always)]
     unsafe fn incomplete_limits() -> Self {
@@ -214,21 +280,6 @@ impl generic::single_byte::SingleByteVector for uint8x16_t {
         }
     }
     #[inline(always)]
-    unsafe fn any_zero(self) -> bool {
-        // SAFETY: NEON is baseline.
-        unsafe { vminvq_u8(self) == 0 }
-    }
-    #[inline(always)]
-    unsafe fn eq_zero(self) -> Self {
-        // SAFETY: NEON is baseline.
-        unsafe { vceqzq_u8(self) }
-    }
-    #[inline(always)]
-    unsafe fn select(self, other: Self, if_not: Self) -> Self {
-        // SAFETY: NEON is baseline.
-        unsafe { vbslq_u8(self, other, if_not) }
-    }
-    #[inline(always)]
     unsafe fn shl2_small(self) -> Self {
         // SAFETY: NEON is baseline.
         unsafe { vshlq_n_u8::<2>(self) }
@@ -259,17 +310,6 @@ impl generic::single_byte::SingleByteVector for uint8x16_t {
             vst1_u8(dst.add(n - 8), vget_low_u8(tail));
         }
         n
-    }
-    #[inline(always)]
-    unsafe fn zip16(self, other: Self) -> [Self; 2] {
-        // SAFETY: NEON is baseline.
-        unsafe {
-            let (a, b) = (vreinterpretq_u16_u8(self), vreinterpretq_u16_u8(other));
-            [
-                vreinterpretq_u8_u16(vzip1q_u16(a, b)),
-                vreinterpretq_u8_u16(vzip2q_u16(a, b)),
-            ]
-        }
     }
     #[inline(always)]
     unsafe fn compact_quads(self, ones: u64, threes: u64, dst: *mut u8) -> usize {
@@ -330,41 +370,6 @@ impl TranscodeVector for uint8x16_t {
         }
     }
     #[inline(always)]
-    unsafe fn splat16(u: u16) -> Self {
-        // SAFETY: NEON is baseline.
-        unsafe { <Self as Lane>::splat16(u) }
-    }
-    #[inline(always)]
-    unsafe fn shl16<const N: i32>(self) -> Self {
-        // SAFETY: NEON is baseline.
-        unsafe { <Self as Lane>::shl16::<N>(self) }
-    }
-    #[inline(always)]
-    unsafe fn shr16<const N: i32>(self) -> Self {
-        // SAFETY: NEON is baseline.
-        unsafe { <Self as Lane>::shr16::<N>(self) }
-    }
-    #[inline(always)]
-    unsafe fn eq16(self, other: Self) -> Self {
-        // SAFETY: NEON is baseline.
-        unsafe { <Self as Lane>::eq16(self, other) }
-    }
-    #[inline(always)]
-    unsafe fn below16(self, bound: u16) -> Self {
-        // SAFETY: NEON is baseline.
-        unsafe { <Self as Lane>::below16(self, bound) }
-    }
-    #[inline(always)]
-    unsafe fn blend(mask: Self, a: Self, b: Self) -> Self {
-        // SAFETY: NEON is baseline.
-        unsafe { vbslq_u8(mask, a, b) }
-    }
-    #[inline(always)]
-    unsafe fn lane_bits16(self) -> u64 {
-        // SAFETY: NEON is baseline.
-        unsafe { u64::from(<Self as Lane>::lane_bits16(self)) }
-    }
-    #[inline(always)]
     unsafe fn unit_pair_bits(a: Self, b: Self) -> u64 {
         const EVEN: [u16; 8] = [1, 1 << 2, 1 << 4, 1 << 6, 1 << 8, 1 << 10, 1 << 12, 1 << 14];
         const ODD: [u16; 8] = [1 << 1, 1 << 3, 1 << 5, 1 << 7, 1 << 9, 1 << 11, 1 << 13, 1 << 15];
@@ -416,34 +421,9 @@ impl Lane for uint8x16_t {
         }
     }
     #[inline(always)]
-    unsafe fn splat16(u: u16) -> Self {
-        // SAFETY: NEON is baseline.
-        unsafe { vreinterpretq_u8_u16(vdupq_n_u16(u)) }
-    }
-    #[inline(always)]
     unsafe fn splat32(u: u32) -> Self {
         // SAFETY: NEON is baseline.
         unsafe { vreinterpretq_u8_u32(vdupq_n_u32(u)) }
-    }
-    #[inline(always)]
-    unsafe fn and(self, other: Self) -> Self {
-        // SAFETY: NEON is baseline.
-        unsafe { vandq_u8(self, other) }
-    }
-    #[inline(always)]
-    unsafe fn xor(self, other: Self) -> Self {
-        // SAFETY: NEON is baseline.
-        unsafe { veorq_u8(self, other) }
-    }
-    #[inline(always)]
-    unsafe fn shl16<const N: i32>(self) -> Self {
-        // SAFETY: NEON is baseline.
-        unsafe { vreinterpretq_u8_u16(vshlq_n_u16::<N>(vreinterpretq_u16_u8(self))) }
-    }
-    #[inline(always)]
-    unsafe fn shr16<const N: i32>(self) -> Self {
-        // SAFETY: NEON is baseline.
-        unsafe { vreinterpretq_u8_u16(vshrq_n_u16::<N>(vreinterpretq_u16_u8(self))) }
     }
     #[inline(always)]
     unsafe fn shl32<const N: i32>(self) -> Self {
@@ -472,49 +452,9 @@ impl Lane for uint8x16_t {
         unsafe { vreinterpretq_u8_u16(vaddq_u16(vreinterpretq_u16_u8(self), vreinterpretq_u16_u8(other))) }
     }
     #[inline(always)]
-    unsafe fn eq16(self, other: Self) -> Self {
-        // SAFETY: NEON is baseline.
-        unsafe { vreinterpretq_u8_u16(vceqq_u16(vreinterpretq_u16_u8(self), vreinterpretq_u16_u8(other))) }
-    }
-    #[inline(always)]
     unsafe fn prev_unit(self) -> Self {
         // SAFETY: NEON is baseline. Bytes 14, 15 of zero, then bytes 0..14 of `self`.
         unsafe { vextq_u8::<14>(vdupq_n_u8(0), self) }
-    }
-    #[inline(always)]
-    unsafe fn below16(self, bound: u16) -> Self {
-        // SAFETY: NEON is baseline.
-        unsafe { vreinterpretq_u8_u16(vcltq_u16(vreinterpretq_u16_u8(self), vdupq_n_u16(bound))) }
-    }
-    #[inline(always)]
-    unsafe fn select(mask: Self, a: Self, b: Self) -> Self {
-        // SAFETY: NEON is baseline.
-        unsafe { vbslq_u8(mask, a, b) }
-    }
-    #[inline(always)]
-    unsafe fn lane_bits16(self) -> u32 {
-        const WEIGHTS: [u16; 8] = [1, 2, 4, 8, 16, 32, 64, 128];
-        // SAFETY: `WEIGHTS` is 8 readable u16; NEON is baseline.
-        unsafe {
-            let bits = vandq_u16(vreinterpretq_u16_u8(self), vld1q_u16(WEIGHTS.as_ptr()));
-            u32::from(vaddvq_u16(bits))
-        }
-    }
-    #[inline(always)]
-    unsafe fn any(self) -> bool {
-        // SAFETY: NEON is baseline.
-        unsafe { vmaxvq_u8(self) != 0 }
-    }
-    #[inline(always)]
-    unsafe fn zip16(self, other: Self) -> (Self, Self) {
-        // SAFETY: NEON is baseline.
-        unsafe {
-            let (a, b) = (vreinterpretq_u16_u8(self), vreinterpretq_u16_u8(other));
-            (
-                vreinterpretq_u8_u16(vzip1q_u16(a, b)),
-                vreinterpretq_u8_u16(vzip2q_u16(a, b)),
-            )
-        }
     }
 }
 

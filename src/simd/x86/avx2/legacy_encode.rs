@@ -70,7 +70,6 @@ unsafe fn bytes_of<const WIDE: bool>(
 }
 
 impl LegacyEncodeVector for __m256i {
-    const UNITS: usize = 16;
     type Tables = EncodeRegs;
 
     #[inline(always)]
@@ -91,12 +90,6 @@ impl LegacyEncodeVector for __m256i {
                 ranges,
             }
         }
-    }
-
-    #[inline(always)]
-    unsafe fn load(src: *const u16) -> Self {
-        // SAFETY: 16 readable units (the contract).
-        unsafe { _mm256_loadu_si256(src.cast()) }
     }
 
     #[inline(always)]
@@ -143,12 +136,6 @@ impl LegacyEncodeVector for __m256i {
             }
             Some(_mm256_blendv_epi8(bytes, self, ascii))
         }
-    }
-
-    #[inline(always)]
-    unsafe fn or(self, other: Self) -> Self {
-        // SAFETY: register operations.
-        unsafe { _mm256_or_si256(self, other) }
     }
 
     #[inline(always)]

@@ -9,7 +9,7 @@ use core::arch::x86_64::*;
 use super::super::generic;
 use super::super::generic::lane::{Lane, TranscodeVector};
 use super::super::vector::Vector;
-use super::super::{EncodeTables, Kernels, Level, Tuning};
+use super::super::{EncodeTables, Kernels, Level, PairTables, Tuning};
 
 /// `_mm256_shuffle_epi8` control swapping the bytes of each 16-bit lane.
 #[inline(always)]
@@ -25,6 +25,7 @@ unsafe fn swap16() -> __m256i {
 
 impl Vector for __m256i {
     const LANES: usize = 32;
+    type Mask = Self;
 
     #[inline(always)]
     unsafe fn load(src: *const u8) -> Self {
@@ -94,6 +95,91 @@ impl Vector for __m256i {
             (u64::from(lead as u32) << 2 == u64::from(trail as u32)).then_some(v)
         }
     }
+    #[inline(always)]
+    unsafe fn splat(b: u8) -> Self {
+        // SAFETY: AVX per the trait contract.
+        unsafe { _mm256_set1_epi8(b as i8) }
+    }
+    #[inline(always)]
+    unsafe fn splat16(u: u16) -> Self {
+        // SAFETY: AVX per the trait contract.
+        unsafe { _mm256_set1_epi16(u as i16) }
+    }
+    #[inline(always)]
+    unsafe fn and(self, other: Self) -> Self {
+        // SAFETY: AVX2 per the trait contract.
+        unsafe { _mm256_and_si256(self, other) }
+    }
+    #[inline(always)]
+    unsafe fn xor(self, other: Self) -> Self {
+        // SAFETY: AVX2 per the trait contract.
+        unsafe { _mm256_xor_si256(self, other) }
+    }
+    #[inline(always)]
+    unsafe fn any(self) -> bool {
+        // SAFETY: AVX per the trait contract.
+        unsafe { _mm256_testz_si256(self, self) == 0 }
+    }
+    #[inline(always)]
+    unsafe fn shl16<const N: i32>(self) -> Self {
+        // SAFETY: AVX2 per the trait contract.
+        unsafe { _mm256_slli_epi16::<N>(self) }
+    }
+    #[inline(always)]
+    unsafe fn shr16<const N: i32>(self) -> Self {
+        // SAFETY: AVX2 per the trait contract.
+        unsafe { _mm256_srli_epi16::<N>(self) }
+    }
+    #[inline(always)]
+    unsafe fn zip16(self, other: Self) -> [Self; 2] {
+        // SAFETY: AVX2 per the trait contract. The unpacks work within 128-bit lanes (`a`:
+        // units 0..4 and 8..12, `b`: 4..8 and 12..16); the permutes put them in order.
+        unsafe {
+            let a = _mm256_unpacklo_epi16(self, other);
+            let b = _mm256_unpackhi_epi16(self, other);
+            [
+                _mm256_permute2x128_si256::<0x20>(a, b),
+                _mm256_permute2x128_si256::<0x31>(a, b),
+            ]
+        }
+    }
+    #[inline(always)]
+    unsafe fn eq8(self, other: Self) -> Self {
+        // SAFETY: AVX2 per the trait contract.
+        unsafe { _mm256_cmpeq_epi8(self, other) }
+    }
+    #[inline(always)]
+    unsafe fn eq16(self, other: Self) -> Self {
+        // SAFETY: AVX2 per the trait contract.
+        unsafe { _mm256_cmpeq_epi16(self, other) }
+    }
+    #[inline(always)]
+    unsafe fn below16(self, bound: u16) -> Self {
+        // SAFETY: AVX2 per the trait contract. `bound >= 1`: u < bound exactly when
+        // min(u, bound - 1) == u.
+        unsafe {
+            _mm256_cmpeq_epi16(
+                _mm256_min_epu16(self, _mm256_set1_epi16((bound - 1) as i16)),
+                self,
+            )
+        }
+    }
+    #[inline(always)]
+    unsafe fn select(mask: Self, a: Self, b: Self) -> Self {
+        // SAFETY: AVX2 per the trait contract (a mask's bytes are 0 or 0xFF).
+        unsafe { _mm256_blendv_epi8(b, a, mask) }
+    }
+    #[inline(always)]
+    unsafe fn mask_any(mask: Self) -> bool {
+        // SAFETY: AVX per the trait contract.
+        unsafe { _mm256_testz_si256(mask, mask) == 0 }
+    }
+    #[inline(always)]
+    unsafe fn mask_bits16(mask: Self) -> u64 {
+        // SAFETY: AVX2 per the trait contract. Per 128-bit lane, 0xFFFF packs to 0xFF, 0 to
+        // 0, in bytes 0..8 of the lane; bytes 8..16 are the zeros packed.
+        unsafe { u64::from(_mm256_movemask_epi8(_mm256_packs_epi16(mask, _mm256_setzero_si256())) as u32) }
+    }
 }
 
 super::entry_points!(avx2, __m256i, {
@@ -103,6 +189,8 @@ super::entry_points!(avx2, __m256i, {
     narrow_ascii(src: &[u16], dst: &mut OutBytes) -> usize = generic::ascii::narrow;
     utf16_bytes_to_utf16(src: &[u8], be: bool, dst: &mut [u16]) -> (usize, usize) = generic::utf16::bytes_to_utf16;
     utf16_to_legacy(src: &[u16], tables: &EncodeTables, dst: &mut OutBytes) -> (usize, usize) = generic::legacy_encode::utf16_to_legacy;
+    cjk_to_utf8(src: &[u8], tables: &PairTables, dst: &mut OutBytes) -> (usize, usize) = generic::cjk_decode::to_utf8;
+    cjk_to_utf16(src: &[u8], tables: &PairTables, dst: &mut [u16]) -> (usize, usize) = generic::cjk_decode::to_utf16;
 });
 
 pub(crate) const TABLE: Kernels = Kernels {
@@ -119,8 +207,8 @@ pub(crate) const TABLE: Kernels = Kernels {
     utf16_bytes_to_utf8,
     single_byte_to_utf16,
     single_byte_to_utf8,
-    cjk_to_utf8: cjk_decode::cjk_to_utf8,
-    cjk_to_utf16: cjk_decode::cjk_to_utf16,
+    cjk_to_utf8,
+    cjk_to_utf16,
     utf16_to_legacy,
     tuning: Tuning {
         call_cjk_decode: true,
@@ -135,24 +223,9 @@ pub(crate) static KERNELS: Kernels = TABLE;
 
 impl generic::utf8::Utf8Vector for __m256i {
     #[inline(always)]
-    unsafe fn splat(b: u8) -> Self {
-        // SAFETY: AVX per the trait contract.
-        unsafe { _mm256_set1_epi8(b as i8) }
-    }
-    #[inline(always)]
     unsafe fn repeat16(table: &[u8; 16]) -> Self {
         // SAFETY: the 16 bytes of `table` are readable; AVX2 per the trait contract.
         unsafe { _mm256_broadcastsi128_si256(_mm_loadu_si128(table.as_ptr().cast())) }
-    }
-    #[inline(always)]
-    unsafe fn and(self, other: Self) -> Self {
-        // SAFETY: AVX2 per the trait contract.
-        unsafe { _mm256_and_si256(self, other) }
-    }
-    #[inline(always)]
-    unsafe fn xor(self, other: Self) -> Self {
-        // SAFETY: AVX2 per the trait contract.
-        unsafe { _mm256_xor_si256(self, other) }
     }
     #[inline(always)]
     unsafe fn high_nibbles(self) -> Self {
@@ -183,11 +256,6 @@ impl generic::utf8::Utf8Vector for __m256i {
     unsafe fn saturating_sub(self, other: Self) -> Self {
         // SAFETY: AVX2 per the trait contract.
         unsafe { _mm256_subs_epu8(self, other) }
-    }
-    #[inline(always)]
-    unsafe fn any(self) -> bool {
-        // SAFETY: AVX per the trait contract.
-        unsafe { _mm256_testz_si256(self, self) == 0 }
     }
     #[inline(always)]
     unsafe fn incomplete_limits() -> Self {
@@ -249,21 +317,6 @@ impl generic::single_byte::SingleByteVector for __m256i {
         }
     }
     #[inline(always)]
-    unsafe fn any_zero(self) -> bool {
-        // SAFETY: AVX2 per the trait contract.
-        unsafe { _mm256_movemask_epi8(_mm256_cmpeq_epi8(self, _mm256_setzero_si256())) != 0 }
-    }
-    #[inline(always)]
-    unsafe fn eq_zero(self) -> Self {
-        // SAFETY: AVX2 per the trait contract.
-        unsafe { _mm256_cmpeq_epi8(self, _mm256_setzero_si256()) }
-    }
-    #[inline(always)]
-    unsafe fn select(self, other: Self, if_not: Self) -> Self {
-        // SAFETY: AVX2 per the trait contract.
-        unsafe { _mm256_blendv_epi8(if_not, other, self) }
-    }
-    #[inline(always)]
     unsafe fn shl2_small(self) -> Self {
         // SAFETY: AVX2 per the trait contract. Bytes below 0x40 carry nothing into the next.
         unsafe { _mm256_slli_epi16::<2>(self) }
@@ -312,18 +365,6 @@ impl generic::single_byte::SingleByteVector for __m256i {
             _mm_storel_epi64(dst.add(n0 + n1 - 8).cast(), tail);
         }
         n0 + n1
-    }
-    #[inline(always)]
-    unsafe fn zip16(self, other: Self) -> [Self; 2] {
-        // SAFETY: AVX2 per the trait contract. As in `zip`, per 128-bit lane, then ordered.
-        unsafe {
-            let a = _mm256_unpacklo_epi16(self, other);
-            let b = _mm256_unpackhi_epi16(self, other);
-            [
-                _mm256_permute2x128_si256::<0x20>(a, b),
-                _mm256_permute2x128_si256::<0x31>(a, b),
-            ]
-        }
     }
     #[inline(always)]
     unsafe fn compact_quads(self, ones: u64, threes: u64, dst: *mut u8) -> usize {
@@ -388,7 +429,7 @@ super::entry_points!(avx2, __m256i, {
 /// The transcoders shuffle 16 bytes at a time (see `generic::lane`); the ASCII runs and the
 /// validation use the whole `__m256i`.
 impl TranscodeVector for __m256i {
-    type Lane = __m128i;
+    type Lane = Xmm;
 
     #[inline(always)]
     unsafe fn load_units(src: *const u8, be: bool) -> Self {
@@ -423,48 +464,6 @@ impl TranscodeVector for __m256i {
         }
     }
     #[inline(always)]
-    unsafe fn splat16(u: u16) -> Self {
-        // SAFETY: AVX per the trait contract.
-        unsafe { _mm256_set1_epi16(u as i16) }
-    }
-    #[inline(always)]
-    unsafe fn shl16<const N: i32>(self) -> Self {
-        // SAFETY: AVX2 per the trait contract.
-        unsafe { _mm256_slli_epi16::<N>(self) }
-    }
-    #[inline(always)]
-    unsafe fn shr16<const N: i32>(self) -> Self {
-        // SAFETY: AVX2 per the trait contract.
-        unsafe { _mm256_srli_epi16::<N>(self) }
-    }
-    #[inline(always)]
-    unsafe fn eq16(self, other: Self) -> Self {
-        // SAFETY: AVX2 per the trait contract.
-        unsafe { _mm256_cmpeq_epi16(self, other) }
-    }
-    #[inline(always)]
-    unsafe fn below16(self, bound: u16) -> Self {
-        // SAFETY: AVX2 per the trait contract. `bound >= 1`: u < bound exactly when
-        // min(u, bound - 1) == u.
-        unsafe {
-            _mm256_cmpeq_epi16(
-                _mm256_min_epu16(self, _mm256_set1_epi16((bound - 1) as i16)),
-                self,
-            )
-        }
-    }
-    #[inline(always)]
-    unsafe fn blend(mask: Self, a: Self, b: Self) -> Self {
-        // SAFETY: AVX2 per the trait contract (the masks are whole bytes).
-        unsafe { _mm256_blendv_epi8(b, a, mask) }
-    }
-    #[inline(always)]
-    unsafe fn lane_bits16(self) -> u64 {
-        // SAFETY: AVX2 per the trait contract. Per 128-bit lane, 0xFFFF packs to 0xFF, 0 to
-        // 0, in bytes 0..8 of the lane; bytes 8..16 are the zeros packed.
-        unsafe { u64::from(_mm256_movemask_epi8(_mm256_packs_epi16(self, _mm256_setzero_si256())) as u32) }
-    }
-    #[inline(always)]
     unsafe fn unit_pair_bits(a: Self, b: Self) -> u64 {
         // SAFETY: AVX2 per the trait contract. The two bits of a u16 lane's bytes are equal.
         unsafe {
@@ -496,134 +495,202 @@ impl TranscodeVector for __m256i {
         }
     }
     #[inline(always)]
-    unsafe fn lane(self, j: usize) -> __m128i {
+    unsafe fn lane(self, j: usize) -> Xmm {
         // SAFETY: AVX2 per the trait contract.
         unsafe {
-            if j == 0 {
+            Xmm(if j == 0 {
                 _mm256_castsi256_si128(self)
             } else {
                 _mm256_extracti128_si256::<1>(self)
-            }
+            })
         }
     }
 }
 
-/// The 16-byte lane of the AVX2 transcoders: SSSE3 and SSE4.1 instructions, VEX-encoded
-/// under the AVX2 entry points (AVX2 implies both), which is what "the ISA is enabled in the
-/// caller" means for this impl. SSE2 alone has no `pshufb`: the SSE2 table does not use it.
-impl Lane for __m128i {
+/// The 16-byte lane of the AVX2 transcoders: an SSE2 vector with SSSE3/SSE4.1 operations,
+/// VEX-encoded under the AVX2 entry points (AVX2 implies both), which is what "the ISA is
+/// enabled in the caller" means for this type. A type of its own so that the SSE2 level's
+/// `__m128i` keeps SSE2 alone; what the two share, this one takes from `__m128i`.
+#[derive(Clone, Copy)]
+#[repr(transparent)]
+pub(crate) struct Xmm(__m128i);
+
+impl Vector for Xmm {
+    const LANES: usize = 16;
+    type Mask = Self;
+
+    #[inline(always)]
+    unsafe fn load(src: *const u8) -> Self {
+        // SAFETY: the caller's contract (SSE2 is implied).
+        unsafe { Xmm(__m128i::load(src)) }
+    }
+    #[inline(always)]
+    unsafe fn store(self, dst: *mut u8) {
+        // SAFETY: the caller's contract (SSE2 is implied).
+        unsafe { self.0.store(dst) }
+    }
+    #[inline(always)]
+    unsafe fn widen_store(self, dst: *mut u16) {
+        // SAFETY: the caller's contract (SSE2 is implied).
+        unsafe { self.0.widen_store(dst) }
+    }
+    #[inline(always)]
+    unsafe fn load_narrow_ascii(src: *const u16) -> Option<Self> {
+        // SAFETY: the caller's contract (SSE2 is implied).
+        unsafe { __m128i::load_narrow_ascii(src).map(Xmm) }
+    }
+    #[inline(always)]
+    unsafe fn load_utf16_paired(src: *const u8, be: bool) -> Option<Self> {
+        // SAFETY: the caller's contract (SSE2 is implied).
+        unsafe { __m128i::load_utf16_paired(src, be).map(Xmm) }
+    }
+    #[inline(always)]
+    unsafe fn high_mask(self) -> u64 {
+        // SAFETY: the caller's contract (SSE2 is implied).
+        unsafe { self.0.high_mask() }
+    }
+    #[inline(always)]
+    unsafe fn splat(b: u8) -> Self {
+        // SAFETY: the caller's contract (SSE2 is implied).
+        unsafe { Xmm(__m128i::splat(b)) }
+    }
+    #[inline(always)]
+    unsafe fn splat16(u: u16) -> Self {
+        // SAFETY: the caller's contract (SSE2 is implied).
+        unsafe { Xmm(__m128i::splat16(u)) }
+    }
+    #[inline(always)]
+    unsafe fn and(self, other: Self) -> Self {
+        // SAFETY: the caller's contract (SSE2 is implied).
+        unsafe { Xmm(self.0.and(other.0)) }
+    }
+    #[inline(always)]
+    unsafe fn or(self, other: Self) -> Self {
+        // SAFETY: the caller's contract (SSE2 is implied).
+        unsafe { Xmm(self.0.or(other.0)) }
+    }
+    #[inline(always)]
+    unsafe fn xor(self, other: Self) -> Self {
+        // SAFETY: the caller's contract (SSE2 is implied).
+        unsafe { Xmm(self.0.xor(other.0)) }
+    }
+    #[inline(always)]
+    unsafe fn any(self) -> bool {
+        // SAFETY: SSE4.1 (`ptest`) per this type's contract.
+        unsafe { _mm_testz_si128(self.0, self.0) == 0 }
+    }
+    #[inline(always)]
+    unsafe fn shl16<const N: i32>(self) -> Self {
+        // SAFETY: the caller's contract (SSE2 is implied).
+        unsafe { Xmm(self.0.shl16::<N>()) }
+    }
+    #[inline(always)]
+    unsafe fn shr16<const N: i32>(self) -> Self {
+        // SAFETY: the caller's contract (SSE2 is implied).
+        unsafe { Xmm(self.0.shr16::<N>()) }
+    }
+    #[inline(always)]
+    unsafe fn zip16(self, other: Self) -> [Self; 2] {
+        // SAFETY: the caller's contract (SSE2 is implied).
+        unsafe { self.0.zip16(other.0).map(Xmm) }
+    }
+    #[inline(always)]
+    unsafe fn eq8(self, other: Self) -> Self {
+        // SAFETY: the caller's contract (SSE2 is implied).
+        unsafe { Xmm(self.0.eq8(other.0)) }
+    }
+    #[inline(always)]
+    unsafe fn eq16(self, other: Self) -> Self {
+        // SAFETY: the caller's contract (SSE2 is implied).
+        unsafe { Xmm(self.0.eq16(other.0)) }
+    }
+    #[inline(always)]
+    unsafe fn below16(self, bound: u16) -> Self {
+        // SAFETY: SSE4.1 (`pminuw`) per this type's contract. `bound >= 1`: u < bound
+        // exactly when min(u, bound - 1) == u.
+        unsafe {
+            Xmm(_mm_cmpeq_epi16(
+                _mm_min_epu16(self.0, _mm_set1_epi16((bound - 1) as i16)),
+                self.0,
+            ))
+        }
+    }
+    #[inline(always)]
+    unsafe fn select(mask: Self, a: Self, b: Self) -> Self {
+        // SAFETY: SSE4.1 (`pblendvb`) per this type's contract (a mask's bytes are 0 or 0xFF).
+        unsafe { Xmm(_mm_blendv_epi8(b.0, a.0, mask.0)) }
+    }
+    #[inline(always)]
+    unsafe fn mask_any(mask: Self) -> bool {
+        // SAFETY: as `any`.
+        unsafe { mask.any() }
+    }
+    #[inline(always)]
+    unsafe fn mask_bits16(mask: Self) -> u64 {
+        // SAFETY: the caller's contract (SSE2 is implied).
+        unsafe { __m128i::mask_bits16(mask.0) }
+    }
+}
+
+/// SSSE3 (`pshufb`) and SSE4.1 (`pextrd`) under the AVX2 entry points: SSE2 alone has
+/// no `pshufb`, and the SSE2 table does not use these.
+impl Lane for Xmm {
     #[inline(always)]
     unsafe fn store8(self, dst: *mut u8) {
         // SAFETY: caller guarantees 8 writable bytes and the ISA.
-        unsafe { _mm_storel_epi64(dst.cast(), self) }
+        unsafe { _mm_storel_epi64(dst.cast(), self.0) }
     }
     #[inline(always)]
     unsafe fn store12(self, dst: *mut u8) {
         // SAFETY: caller guarantees 12 writable bytes (8, then 4 at `dst + 8`) and the ISA.
         unsafe {
-            _mm_storel_epi64(dst.cast(), self);
+            _mm_storel_epi64(dst.cast(), self.0);
             dst.add(8)
                 .cast::<i32>()
-                .write_unaligned(_mm_extract_epi32::<2>(self));
+                .write_unaligned(_mm_extract_epi32::<2>(self.0));
         }
     }
     #[inline(always)]
     unsafe fn store4<const K: i32>(self, dst: *mut u8) {
         // SAFETY: caller guarantees 4 writable bytes (unaligned, as `write_unaligned`
         // allows) and the ISA (SSE4.1 `pextrd`).
-        unsafe { dst.cast::<i32>().write_unaligned(_mm_extract_epi32::<K>(self)) }
-    }
-    #[inline(always)]
-    unsafe fn splat16(u: u16) -> Self {
-        // SAFETY: SSE2 per the trait contract.
-        unsafe { _mm_set1_epi16(u as i16) }
+        unsafe { dst.cast::<i32>().write_unaligned(_mm_extract_epi32::<K>(self.0)) }
     }
     #[inline(always)]
     unsafe fn splat32(u: u32) -> Self {
         // SAFETY: SSE2 per the trait contract.
-        unsafe { _mm_set1_epi32(u as i32) }
+        unsafe { Xmm(_mm_set1_epi32(u as i32)) }
     }
     #[inline(always)]
     unsafe fn add16(self, other: Self) -> Self {
         // SAFETY: SSE2 per the trait contract.
-        unsafe { _mm_add_epi16(self, other) }
-    }
-    #[inline(always)]
-    unsafe fn eq16(self, other: Self) -> Self {
-        // SAFETY: SSE2 per the trait contract.
-        unsafe { _mm_cmpeq_epi16(self, other) }
+        unsafe { Xmm(_mm_add_epi16(self.0, other.0)) }
     }
     #[inline(always)]
     unsafe fn prev_unit(self) -> Self {
         // SAFETY: SSE2 per the trait contract. The byte shift fills with zeros.
-        unsafe { _mm_slli_si128::<2>(self) }
-    }
-    #[inline(always)]
-    unsafe fn and(self, other: Self) -> Self {
-        // SAFETY: SSE2 per the trait contract.
-        unsafe { _mm_and_si128(self, other) }
-    }
-    #[inline(always)]
-    unsafe fn xor(self, other: Self) -> Self {
-        // SAFETY: SSE2 per the trait contract.
-        unsafe { _mm_xor_si128(self, other) }
-    }
-    #[inline(always)]
-    unsafe fn shl16<const N: i32>(self) -> Self {
-        // SAFETY: SSE2 per the trait contract.
-        unsafe { _mm_slli_epi16::<N>(self) }
-    }
-    #[inline(always)]
-    unsafe fn shr16<const N: i32>(self) -> Self {
-        // SAFETY: SSE2 per the trait contract.
-        unsafe { _mm_srli_epi16::<N>(self) }
+        unsafe { Xmm(_mm_slli_si128::<2>(self.0)) }
     }
     #[inline(always)]
     unsafe fn shl32<const N: i32>(self) -> Self {
         // SAFETY: SSE2 per the trait contract.
-        unsafe { _mm_slli_epi32::<N>(self) }
+        unsafe { Xmm(_mm_slli_epi32::<N>(self.0)) }
     }
     #[inline(always)]
     unsafe fn shr32<const N: i32>(self) -> Self {
         // SAFETY: SSE2 per the trait contract.
-        unsafe { _mm_srli_epi32::<N>(self) }
+        unsafe { Xmm(_mm_srli_epi32::<N>(self.0)) }
     }
     #[inline(always)]
     unsafe fn shuffle(self, row: &[u8; 16]) -> Self {
         // SAFETY: the 16 bytes of `row` are readable; SSSE3 per the trait contract. 0xFF has
         // its high bit set, which makes pshufb write a zero.
-        unsafe { _mm_shuffle_epi8(self, _mm_loadu_si128(row.as_ptr().cast())) }
+        unsafe { Xmm(_mm_shuffle_epi8(self.0, _mm_loadu_si128(row.as_ptr().cast()))) }
     }
     #[inline(always)]
     unsafe fn swap_bytes16(self) -> Self {
         // SAFETY: SSSE3 per the trait contract.
-        unsafe { _mm_shuffle_epi8(self, _mm256_castsi256_si128(swap16())) }
-    }
-    #[inline(always)]
-    unsafe fn below16(self, bound: u16) -> Self {
-        // SAFETY: SSE4.1 per the trait contract. `bound >= 1` per the trait's docs:
-        // u < bound exactly when min(u, bound - 1) == u.
-        unsafe { _mm_cmpeq_epi16(_mm_min_epu16(self, _mm_set1_epi16((bound - 1) as i16)), self) }
-    }
-    #[inline(always)]
-    unsafe fn select(mask: Self, a: Self, b: Self) -> Self {
-        // SAFETY: SSE4.1 per the trait contract (the masks are whole bytes).
-        unsafe { _mm_blendv_epi8(b, a, mask) }
-    }
-    #[inline(always)]
-    unsafe fn lane_bits16(self) -> u32 {
-        // SAFETY: SSE2 per the trait contract. 0xFFFF packs to 0xFF, 0 to 0.
-        unsafe { (_mm_movemask_epi8(_mm_packs_epi16(self, _mm_setzero_si128())) as u32) & 0xFF }
-    }
-    #[inline(always)]
-    unsafe fn any(self) -> bool {
-        // SAFETY: SSE4.1 per the trait contract.
-        unsafe { _mm_testz_si128(self, self) == 0 }
-    }
-    #[inline(always)]
-    unsafe fn zip16(self, other: Self) -> (Self, Self) {
-        // SAFETY: SSE2 per the trait contract.
-        unsafe { (_mm_unpacklo_epi16(self, other), _mm_unpackhi_epi16(self, other)) }
+        unsafe { Xmm(_mm_shuffle_epi8(self.0, _mm256_castsi256_si128(swap16()))) }
     }
 }
 

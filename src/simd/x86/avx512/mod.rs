@@ -11,8 +11,22 @@ use super::super::generic;
 use super::super::vector::Vector;
 use super::super::{Kernels, Level, Tuning};
 
+/// A mask of u16 lanes as a mask of their bytes: both bits of lane `i` set if bit `i` is.
+///
+/// # Safety
+/// AVX-512BW is enabled in the caller.
+#[inline(always)]
+unsafe fn unit_mask_to_bytes(m: __mmask32) -> u64 {
+    // SAFETY: AVX-512BW per the contract: `vpmovm2w` sets every bit of the lanes in `m`,
+    // `vpmovb2m` takes each byte's high bit.
+    unsafe { _mm512_movepi8_mask(_mm512_movm_epi16(m)) }
+}
+
 impl Vector for __m512i {
     const LANES: usize = 64;
+    /// One bit per byte, as the byte comparisons give it (`eq16` and `below16` set both
+    /// bits of a u16 lane).
+    type Mask = u64;
 
     #[inline(always)]
     unsafe fn load(src: *const u8) -> Self {
@@ -89,6 +103,88 @@ impl Vector for __m512i {
         unsafe { _mm512_mask_storeu_epi8(dst.cast(), transcode::low_bits64(n), self) };
         true
     }
+    #[inline(always)]
+    unsafe fn splat(b: u8) -> Self {
+        // SAFETY: AVX-512F per the trait contract.
+        unsafe { _mm512_set1_epi8(b as i8) }
+    }
+    #[inline(always)]
+    unsafe fn splat16(u: u16) -> Self {
+        // SAFETY: AVX-512F per the trait contract.
+        unsafe { _mm512_set1_epi16(u as i16) }
+    }
+    #[inline(always)]
+    unsafe fn and(self, other: Self) -> Self {
+        // SAFETY: AVX-512F per the trait contract.
+        unsafe { _mm512_and_si512(self, other) }
+    }
+    #[inline(always)]
+    unsafe fn xor(self, other: Self) -> Self {
+        // SAFETY: AVX-512F per the trait contract.
+        unsafe { _mm512_xor_si512(self, other) }
+    }
+    #[inline(always)]
+    unsafe fn any(self) -> bool {
+        // SAFETY: AVX-512BW per the trait contract.
+        unsafe { _mm512_test_epi8_mask(self, self) != 0 }
+    }
+    #[inline(always)]
+    unsafe fn shl16<const N: i32>(self) -> Self {
+        // SAFETY: AVX-512BW per the trait contract. (The immediate form takes a `u32`,
+        // which the trait's `i32` cannot be cast to in a const argument; a constant count
+        // compiles to the same instruction.)
+        unsafe { _mm512_sll_epi16(self, _mm_cvtsi32_si128(N)) }
+    }
+    #[inline(always)]
+    unsafe fn shr16<const N: i32>(self) -> Self {
+        // SAFETY: AVX-512BW per the trait contract; as `shl16`.
+        unsafe { _mm512_srl_epi16(self, _mm_cvtsi32_si128(N)) }
+    }
+    #[inline(always)]
+    unsafe fn zip16(self, other: Self) -> [Self; 2] {
+        // SAFETY: AVX-512F/BW per the trait contract. The unpacks work within 128-bit lanes
+        // (`a`: units 0..4 of each lane's 8, `b`: 4..8); the two-source permutes of 64-bit
+        // lanes put them in order (indices 8.. are `b`'s).
+        unsafe {
+            let a = _mm512_unpacklo_epi16(self, other);
+            let b = _mm512_unpackhi_epi16(self, other);
+            [
+                _mm512_permutex2var_epi64(a, _mm512_setr_epi64(0, 1, 8, 9, 2, 3, 10, 11), b),
+                _mm512_permutex2var_epi64(a, _mm512_setr_epi64(4, 5, 12, 13, 6, 7, 14, 15), b),
+            ]
+        }
+    }
+    #[inline(always)]
+    unsafe fn eq8(self, other: Self) -> u64 {
+        // SAFETY: AVX-512BW per the trait contract.
+        unsafe { _mm512_cmpeq_epi8_mask(self, other) }
+    }
+    #[inline(always)]
+    unsafe fn eq16(self, other: Self) -> u64 {
+        // SAFETY: AVX-512BW per the trait contract.
+        unsafe { unit_mask_to_bytes(_mm512_cmpeq_epi16_mask(self, other)) }
+    }
+    #[inline(always)]
+    unsafe fn below16(self, bound: u16) -> u64 {
+        // SAFETY: AVX-512BW per the trait contract.
+        unsafe { unit_mask_to_bytes(_mm512_cmplt_epu16_mask(self, _mm512_set1_epi16(bound as i16))) }
+    }
+    #[inline(always)]
+    unsafe fn select(mask: u64, a: Self, b: Self) -> Self {
+        // SAFETY: AVX-512BW per the trait contract. `mask_blend` takes its second operand
+        // where the mask is set.
+        unsafe { _mm512_mask_blend_epi8(mask, b, a) }
+    }
+    #[inline(always)]
+    unsafe fn mask_any(mask: u64) -> bool {
+        mask != 0
+    }
+    #[inline(always)]
+    unsafe fn mask_bits16(mask: u64) -> u64 {
+        // SAFETY: BMI2 per the trait contract (part of this level). The low byte's bit of
+        // each u16 lane (2i) becomes bit i, then bit 8j + k goes to 16j + k.
+        unsafe { _pdep_u64(_pext_u64(mask, 0x5555_5555_5555_5555), 0x00FF_00FF_00FF_00FF) }
+    }
 }
 
 super::entry_points!(avx512, __m512i, {
@@ -129,24 +225,9 @@ pub(crate) static KERNELS: Kernels = TABLE;
 
 impl generic::utf8::Utf8Vector for __m512i {
     #[inline(always)]
-    unsafe fn splat(b: u8) -> Self {
-        // SAFETY: AVX-512F per the trait contract.
-        unsafe { _mm512_set1_epi8(b as i8) }
-    }
-    #[inline(always)]
     unsafe fn repeat16(table: &[u8; 16]) -> Self {
         // SAFETY: the 16 bytes of `table` are readable; AVX-512F per the trait contract.
         unsafe { _mm512_broadcast_i32x4(_mm_loadu_si128(table.as_ptr().cast())) }
-    }
-    #[inline(always)]
-    unsafe fn and(self, other: Self) -> Self {
-        // SAFETY: AVX-512F per the trait contract.
-        unsafe { _mm512_and_si512(self, other) }
-    }
-    #[inline(always)]
-    unsafe fn xor(self, other: Self) -> Self {
-        // SAFETY: AVX-512F per the trait contract.
-        unsafe { _mm512_xor_si512(self, other) }
     }
     #[inline(always)]
     unsafe fn high_nibbles(self) -> Self {
@@ -177,11 +258,6 @@ impl generic::utf8::Utf8Vector for __m512i {
     unsafe fn saturating_sub(self, other: Self) -> Self {
         // SAFETY: AVX-512BW per the trait contract.
         unsafe { _mm512_subs_epu8(self, other) }
-    }
-    #[inline(always)]
-    unsafe fn any(self) -> bool {
-        // SAFETY: AVX-512BW per the trait contract.
-        unsafe { _mm512_test_epi8_mask(self, self) != 0 }
     }
     const LOOKUP_THEN_SHIFT: bool = true;
     #[inline(always)]
