@@ -89,6 +89,28 @@ unsafe fn gather(m: __m256i, index: __m256i, table: Lookup) -> __m256i {
     }
 }
 
+/// [`gather`] of the four lanes of one 128-bit half (`m` and `index` that half's).
+///
+/// # Safety
+/// As [`gather`].
+#[inline(always)]
+unsafe fn gather4(m: __m128i, index: __m128i, table: Lookup) -> __m128i {
+    // SAFETY: as in `gather`, four lanes.
+    unsafe {
+        let zero = _mm_setzero_si128();
+        match table {
+            Lookup::U8(t) => _mm_and_si128(
+                _mm_mask_i32gather_epi32::<1>(zero, t.as_ptr().cast(), index, m),
+                _mm_set1_epi32(0xFF),
+            ),
+            Lookup::U16(t) => _mm_and_si128(
+                _mm_mask_i32gather_epi32::<2>(zero, t.as_ptr().cast(), index, m),
+                _mm_set1_epi32(0xFFFF),
+            ),
+        }
+    }
+}
+
 /// The lanes of `m` whose code point is not plain from `MIN` (below `MIN`, above U+FFFF or
 /// a surrogate), as a vector (non-zero if any).
 ///
@@ -404,8 +426,26 @@ impl CjkDecodeVector for __m256i {
                 // (clamped above).
                 // (Pairs 0..4 and 8..12 are input bytes 0..8 and 16..24.)
                 let half = if h == 0 { 0x00FF_00FF } else { 0xFF00_FF00 };
+                let low = half & 0xFFFF;
                 if leads & half != 0 {
-                    *slot = gather(m, index, tables.index);
+                    *slot = if leads & half & !low == 0 {
+                        _mm256_zextsi128_si256(gather4(
+                            _mm256_castsi256_si128(m),
+                            _mm256_castsi256_si128(index),
+                            tables.index,
+                        ))
+                    } else if leads & low == 0 {
+                        _mm256_inserti128_si256::<1>(
+                            zero,
+                            gather4(
+                                _mm256_extracti128_si256::<1>(m),
+                                _mm256_extracti128_si256::<1>(index),
+                                tables.index,
+                            ),
+                        )
+                    } else {
+                        gather(m, index, tables.index)
+                    };
                     bad = _mm256_or_si256(bad, not_plain::<MIN>(m, *slot));
                 }
             }
