@@ -5,6 +5,9 @@
 //! split the u16 table into its low bytes and its high bytes (128 each), loaded once
 //! for each vector v of LANES bytes while one fits in the input (and, for UTF-16, the output):
 //!     all ASCII: widen (UTF-16) or copy (UTF-8) it, if it fits; next
+//!     UTF-8, one byte >= 0x80 (a letter among ASCII, Latin-script text), unmapped: stop;
+//!         else v stored n - 1 bytes on (n = 2 or 3, the letter's UTF-8), the ASCII before
+//!         the letter copied to the start, the letter written between; next
 //!     lo, hi = low and high byte of each code unit (the byte itself for ASCII, else a
 //!              128-entry byte lookup in each half table)
 //!     a byte >= 0x80 with lo | hi == 0 (unmapped): stop
@@ -30,9 +33,9 @@
 //!
 //! AVX-512 has its own kernels (`x86/avx512/mod.rs`: one `vpermi2b` is a 128-entry lookup).
 //!
-//! Not done: Latin-script text (windows-1252, German) to UTF-8 runs a little below the
-//! scalar kernel at AVX2, because a vector with one letter pays the whole lookup; handing
-//! such vectors to the scalar kernel measured no better (docs/decisions.md, "Kernel tuning").
+//! A vector with one letter among ASCII (Latin-script text) skips the lookup: it paid the
+//! whole lookup and compaction for one letter, below the scalar kernel's speed at AVX2
+//! (docs/decisions.md, "Kernel tuning").
 
 use super::super::scalar;
 use super::super::vector::Vector;
@@ -209,7 +212,8 @@ pub(crate) unsafe fn to_utf8<V: SingleByteVector>(
             // SAFETY: `r + LANES <= src.len()`: the load reads `src[r..r + LANES]`.
             let v = unsafe { V::load(src.as_ptr().add(r)) };
             // SAFETY: register operations; the ISA per contract.
-            if unsafe { v.high_mask() } == 0 {
+            let high = unsafe { v.high_mask() };
+            if high == 0 {
                 if w + V::LANES > dst.len() {
                     break;
                 }
@@ -217,6 +221,36 @@ pub(crate) unsafe fn to_utf8<V: SingleByteVector>(
                 unsafe { v.store(dst.as_mut_ptr().cast::<u8>().add(w)) };
                 r += V::LANES;
                 w += V::LANES;
+                continue;
+            }
+            if high & (high - 1) == 0 && w + V::LANES + 2 <= dst.len() {
+                // One letter among ASCII (Latin-script text): its 2 or 3 bytes written alone
+                // rather than the lookup and compaction of a whole vector for one letter.
+                let k = high.trailing_zeros() as usize;
+                let unit = table[usize::from(src[r + k] & 0x7F)];
+                if unit == 0 {
+                    // Unmapped: the scalar kernel stops there.
+                    break;
+                }
+                // A unit from 0x80 (the tables map no byte above 0x7F below it): 2 or 3 bytes.
+                let n = if unit < 0x800 { 2 } else { 3 };
+                let out = dst.as_mut_ptr().cast::<u8>();
+                // SAFETY: the vector's bytes after the letter land where they go when the
+                // vector is stored `n - 1` bytes on (its bytes up to the letter's land
+                // there too, overwritten next): `dst[w + n - 1..w + n - 1 + LANES]`, inside
+                // `dst` (`w + LANES + 2 <= dst.len()`). Then the `k < LANES` ASCII bytes
+                // before the letter, `src[r..r + k]` to `dst[w..w + k]` (`r + LANES <=
+                // src.len()`; `src` and `dst` do not overlap). The ISA per the contract.
+                unsafe {
+                    v.store(out.add(w + n - 1));
+                    super::super::copy_short(src.as_ptr().add(r), out.add(w), k);
+                }
+                // The letter over what the store left at `dst[w + k..w + k + n]`, inside the
+                // range it wrote (`k + n <= n - 1 + LANES`).
+                let written = scalar::put_utf8(u32::from(unit), &mut dst[w + k..w + k + n]);
+                debug_assert_eq!(written, n);
+                r += V::LANES;
+                w += V::LANES + n - 1;
                 continue;
             }
             // SAFETY: register operations; the ISA per contract.
