@@ -570,18 +570,61 @@ unsafe fn convert<V: TranscodeVector, const BE: bool>(
     let mut streak = 0;
     loop {
         if ascii {
-            while read + V::LANES <= units && written + V::LANES <= dst.len() {
-                // SAFETY: `read + LANES <= units`: `2 * LANES` bytes readable from `2 * read`,
-                // and `written + LANES <= dst.len()`; ISA enabled per contract.
-                unsafe {
-                    let Some(v) = V::load_narrow_ascii_units(src.as_ptr().add(2 * read), be) else {
-                        break;
-                    };
-                    v.store(dst.as_mut_ptr().cast::<u8>().add(written));
+            // Four vectors a round while they fit (one bound, one index, one test: the loop is
+            // the whole cost of ASCII text), then one; one vector first, as where ASCII runs
+            // are short (words between spaces in other scripts) the run usually ends there,
+            // before the four vectors' loads.
+            let n = (units - read).min(dst.len() - written);
+            let (s, d) = (
+                src.as_ptr().wrapping_add(2 * read),
+                dst.as_mut_ptr().cast::<u8>().wrapping_add(written),
+            );
+            let mut i = 0;
+            if V::LANES <= n
+                // SAFETY: `LANES <= n`: `2 * LANES` bytes readable from `s` (as below); ISA
+                // enabled per contract.
+                && let (v, not_ascii) = unsafe { V::load_units_narrow(s, be) }
+                // SAFETY: register operations; ISA enabled per contract.
+                && !unsafe { not_ascii.any() }
+            {
+                // SAFETY: `LANES <= n`: `LANES` bytes writable from `d`; ISA enabled per
+                // contract.
+                unsafe { v.store(d) };
+                i = V::LANES;
+                while i + 4 * V::LANES <= n {
+                    // SAFETY: `i + 4 * LANES <= n`: `8 * LANES` bytes readable from
+                    // `s + 2 * i` (`2 * (read + i + 4 * LANES) <= 2 * units`) and `4 * LANES`
+                    // writable from `d + i` (`written + i + 4 * LANES <= dst.len()`); ISA
+                    // enabled per contract.
+                    unsafe {
+                        let (a, not_a) = V::load_units_narrow(s.add(2 * i), be);
+                        let (b, not_b) = V::load_units_narrow(s.add(2 * (i + V::LANES)), be);
+                        let (c, not_c) = V::load_units_narrow(s.add(2 * (i + 2 * V::LANES)), be);
+                        let (e, not_e) = V::load_units_narrow(s.add(2 * (i + 3 * V::LANES)), be);
+                        if not_a.or(not_b).or(not_c.or(not_e)).any() {
+                            break;
+                        }
+                        a.store(d.add(i));
+                        b.store(d.add(i + V::LANES));
+                        c.store(d.add(i + 2 * V::LANES));
+                        e.store(d.add(i + 3 * V::LANES));
+                    }
+                    i += 4 * V::LANES;
                 }
-                read += V::LANES;
-                written += V::LANES;
+                while i + V::LANES <= n {
+                    // SAFETY: as above, for `LANES` units.
+                    unsafe {
+                        let (v, not_ascii) = V::load_units_narrow(s.add(2 * i), be);
+                        if not_ascii.any() {
+                            break;
+                        }
+                        v.store(d.add(i));
+                    }
+                    i += V::LANES;
+                }
             }
+            read += i;
+            written += i;
         }
         // SAFETY: `src` is `2 * units` readable bytes; ISA enabled per contract.
         let (r, w, all_ascii) = unsafe { blocks::<V>(src.as_ptr(), units, be, dst, read, written) };

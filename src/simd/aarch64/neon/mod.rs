@@ -357,16 +357,13 @@ impl TranscodeVector for uint8x16_t {
         }
     }
     #[inline(always)]
-    unsafe fn load_narrow_ascii_units(src: *const u8, be: bool) -> Option<Self> {
+    unsafe fn load_units_narrow(src: *const u8, be: bool) -> (Self, Self) {
         // SAFETY: caller guarantees 32 readable bytes. `vld2q_u8` deinterleaves: the first
         // byte of every unit, then the second.
         unsafe {
             let v = vld2q_u8(src);
             let (low, high) = if be { (v.1, v.0) } else { (v.0, v.1) };
-            if vmaxvq_u8(vorrq_u8(high, vandq_u8(low, vdupq_n_u8(0x80)))) != 0 {
-                return None;
-            }
-            Some(low)
+            (low, vorrq_u8(high, vandq_u8(low, vdupq_n_u8(0x80))))
         }
     }
     #[inline(always)]

@@ -440,7 +440,7 @@ impl TranscodeVector for __m256i {
         }
     }
     #[inline(always)]
-    unsafe fn load_narrow_ascii_units(src: *const u8, be: bool) -> Option<Self> {
+    unsafe fn load_units_narrow(src: *const u8, be: bool) -> (Self, Self) {
         // SAFETY: caller guarantees 64 readable bytes and AVX2.
         unsafe {
             let a = _mm256_loadu_si256(src.cast());
@@ -448,19 +448,15 @@ impl TranscodeVector for __m256i {
             // A big-endian ASCII unit is a zero byte, then the ASCII byte: read little-endian,
             // bits 0..8 clear and the ASCII byte in bits 8..16.
             let not_ascii = if be { 0x80FFu16 } else { 0xFF80 };
-            let any = _mm256_or_si256(a, b);
-            if _mm256_testz_si256(any, _mm256_set1_epi16(not_ascii as i16)) == 0 {
-                return None;
-            }
+            let bad = _mm256_and_si256(_mm256_or_si256(a, b), _mm256_set1_epi16(not_ascii as i16));
             let (a, b) = if be {
                 (_mm256_srli_epi16::<8>(a), _mm256_srli_epi16::<8>(b))
             } else {
                 (a, b)
             };
-            // All units are below 0x80: packus is exact; fix the lane interleaving.
-            Some(_mm256_permute4x64_epi64::<0b11_01_10_00>(_mm256_packus_epi16(
-                a, b,
-            )))
+            // Where all units are below 0x80 packus is exact; fix the lane interleaving.
+            let packed = _mm256_permute4x64_epi64::<0b11_01_10_00>(_mm256_packus_epi16(a, b));
+            (packed, bad)
         }
     }
     #[inline(always)]
