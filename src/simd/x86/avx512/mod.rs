@@ -538,7 +538,8 @@ fn single_byte_to_utf8(src: &[u8], table: &[u16; 128], dst: &mut OutBytes) -> (u
             // SAFETY: the load reads the `n` bytes `src[r..r + n]` (`r + n <= src.len()`); the
             // mask keeps the lanes after them from being accessed.
             let v = unsafe { _mm512_maskz_loadu_epi8(k, src.as_ptr().add(r).cast()) };
-            if _mm512_movepi8_mask(v) == 0 {
+            let high = _mm512_movepi8_mask(v);
+            if high == 0 {
                 if w + n > dst.len() {
                     break;
                 }
@@ -553,6 +554,32 @@ fn single_byte_to_utf8(src: &[u8], table: &[u16; 128], dst: &mut OutBytes) -> (u
                 }
                 r += n;
                 w += n;
+                continue;
+            }
+            if high & (high - 1) == 0 && n == 64 && w + 66 <= dst.len() {
+                // One letter among ASCII (Latin-script text): written alone, as in the generic
+                // kernel (`generic::single_byte::to_utf8`), rather than decoding the block.
+                let at = high.trailing_zeros() as usize;
+                let unit = table[usize::from(src[r + at] & 0x7F)];
+                if unit == 0 {
+                    // Unmapped: the scalar kernel stops there.
+                    break;
+                }
+                let len = if unit < 0x800 { 2 } else { 3 };
+                let out = dst.as_mut_ptr().cast::<u8>();
+                // SAFETY: the block stored `len - 1` bytes on puts its bytes after the letter
+                // where they go, `dst[w + len - 1..w + len + 63]`, inside `dst` (`w + 66 <=
+                // dst.len()`); the masked store then writes the `at` ASCII bytes before the
+                // letter at `dst[w..w + at]`. The ISA is enabled on this function.
+                unsafe {
+                    _mm512_storeu_si512(out.add(w + len - 1).cast(), v);
+                    _mm512_mask_storeu_epi8(out.add(w).cast(), _bzhi_u64(!0, at as u32), v);
+                }
+                // The letter over `dst[w + at..w + at + len]`, inside what the first store wrote.
+                let written = super::super::scalar::put_utf8(u32::from(unit), &mut dst[w + at..w + at + len]);
+                debug_assert_eq!(written, len);
+                r += 64;
+                w += 63 + len;
                 continue;
             }
             // SAFETY: register operations; the ISA is enabled on this function.
