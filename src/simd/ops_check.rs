@@ -63,10 +63,13 @@ unsafe fn record<V: Vector>(a: &[u8], b: &[u8], w: &[u8]) -> Vec<u8> {
         let mut wide = vec![0u16; n];
         va.widen_store(wide.as_mut_ptr());
         out.extend(wide.iter().flat_map(|u| u.to_le_bytes()));
-        let units: Vec<u16> = w.chunks(2).map(|c| u16::from_le_bytes([c[0], c[1]])).collect();
-        match V::load_narrow_ascii(units.as_ptr()) {
-            Some(v) => put(&mut out, v),
-            None => out.push(0xEE),
+        for be in [false, true] {
+            let (v, not_ascii) = V::load_units_narrow(w.as_ptr(), be);
+            if not_ascii.any() {
+                out.push(0xEE);
+            } else {
+                put(&mut out, v);
+            }
         }
         for be in [false, true] {
             match V::load_utf16_paired(a.as_ptr(), be) {
@@ -136,11 +139,22 @@ fn model(a: &[u8], b: &[u8], w: &[u8]) -> Vec<u8> {
     out.extend_from_slice(&high.to_le_bytes());
     out.push(u8::from(high != 0));
     out.extend(a.iter().flat_map(|&x| u16::from(x).to_le_bytes()));
-    let wunits: Vec<u16> = w.chunks(2).map(|c| u16::from_le_bytes([c[0], c[1]])).collect();
-    if wunits.iter().all(|&u| u < 0x80) {
-        out.extend(wunits.iter().map(|&u| u as u8));
-    } else {
-        out.push(0xEE);
+    for be in [false, true] {
+        let wunits: Vec<u16> = w
+            .chunks(2)
+            .map(|c| {
+                if be {
+                    u16::from_be_bytes([c[0], c[1]])
+                } else {
+                    u16::from_le_bytes([c[0], c[1]])
+                }
+            })
+            .collect();
+        if wunits.iter().all(|&u| u < 0x80) {
+            out.extend(wunits.iter().map(|&u| u as u8));
+        } else {
+            out.push(0xEE);
+        }
     }
     for be in [false, true] {
         let u: Vec<u16> = (0..n / 2)
@@ -187,6 +201,7 @@ fn inputs(n: usize, next: &mut impl FnMut() -> u64) -> (Vec<u8>, Vec<u8>, Vec<u8
         .map(|&x| if next().is_multiple_of(2) { x } else { byte(next) })
         .collect();
     let ascii = next().is_multiple_of(2);
+    let be = next().is_multiple_of(2);
     let w: Vec<u8> = (0..n)
         .flat_map(|_| {
             let u = if ascii || !next().is_multiple_of(8) {
@@ -194,7 +209,7 @@ fn inputs(n: usize, next: &mut impl FnMut() -> u64) -> (Vec<u8>, Vec<u8>, Vec<u8
             } else {
                 next() as u16
             };
-            u.to_le_bytes()
+            if be { u.to_be_bytes() } else { u.to_le_bytes() }
         })
         .collect();
     (a, b, w)

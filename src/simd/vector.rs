@@ -149,12 +149,15 @@ pub(crate) trait Vector: Copy {
     /// - `dst` is valid for writing `LANES` u16 (unaligned is fine).
     unsafe fn widen_store(self, dst: *mut u16);
 
-    /// Loads `LANES` u16 from `src`, and if all are below 0x80, returns them narrowed to bytes.
+    /// Loads `2 * LANES` bytes of UTF-16 (big-endian if `be`): the `LANES` units narrowed to
+    /// their low bytes, and a vector that is zero exactly when every unit is below 0x80 (then
+    /// the bytes are the units). Two results rather than an `Option`, so that a loop can test
+    /// several loads at once.
     ///
     /// # Safety
     /// - The ISA is enabled in the caller.
-    /// - `src` is valid for reading `LANES` u16 (unaligned is fine).
-    unsafe fn load_narrow_ascii(src: *const u16) -> Option<Self>;
+    /// - `src` is valid for reading `2 * LANES` bytes (unaligned is fine).
+    unsafe fn load_units_narrow(src: *const u8, be: bool) -> (Self, Self);
 
     /// Loads `LANES` bytes as `LANES / 2` UTF-16 code units (byte-swapped from big-endian if
     /// `be`), and returns them in little-endian order if every surrogate among them is paired

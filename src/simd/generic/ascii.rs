@@ -78,7 +78,29 @@ pub(crate) unsafe fn prefix_len<V: Vector>(src: &[u8]) -> usize {
 #[inline(always)]
 pub(crate) unsafe fn copy<V: Vector>(src: &[u8], dst: &mut OutBytes) -> usize {
     let len = src.len().min(dst.len());
-    let mut i = 0;
+    let (s, d) = (src.as_ptr(), dst.as_mut_ptr().cast::<u8>());
+    // One vector, then four at a time while they are all ASCII (long runs: the loop is their
+    // whole cost), then one at a time to the run's end; the first alone, as short runs
+    // (between the letters of German or French text) end there, before four loads.
+    // SAFETY: `LANES <= len`: the load and store at 0 are inside `src` and `dst`; `run4`
+    // loads and stores at `LANES + k` only with `LANES + k + LANES <= len`; the ISA per
+    // the contract.
+    let mut i = unsafe {
+        if V::LANES <= len && !V::load(s).any_high() {
+            V::load(s).store(d);
+            V::LANES
+                + run4(
+                    len - V::LANES,
+                    V::LANES,
+                    |k| V::load(s.add(V::LANES + k)),
+                    |a, b| a.or(b),
+                    |v| !v.any_high(),
+                    |v, k| v.store(d.add(V::LANES + k)),
+                )
+        } else {
+            0
+        }
+    };
     while i + V::LANES <= len {
         let (from, to) = (
             src.as_ptr().wrapping_add(i),
@@ -117,7 +139,25 @@ pub(crate) unsafe fn copy<V: Vector>(src: &[u8], dst: &mut OutBytes) -> usize {
 #[inline(always)]
 pub(crate) unsafe fn widen<V: Vector>(src: &[u8], dst: &mut [u16]) -> usize {
     let len = src.len().min(dst.len());
-    let mut i = 0;
+    let (s, d) = (src.as_ptr(), dst.as_mut_ptr());
+    // As in `copy`: one vector, then four at a time, then one.
+    // SAFETY: as in `copy`, with `LANES` u16 stored for `LANES` bytes loaded.
+    let mut i = unsafe {
+        if V::LANES <= len && !V::load(s).any_high() {
+            V::load(s).widen_store(d);
+            V::LANES
+                + run4(
+                    len - V::LANES,
+                    V::LANES,
+                    |k| V::load(s.add(V::LANES + k)),
+                    |a, b| a.or(b),
+                    |v| !v.any_high(),
+                    |v, k| v.widen_store(d.add(V::LANES + k)),
+                )
+        } else {
+            0
+        }
+    };
     while i + V::LANES <= len {
         // SAFETY: `i + LANES <= len`: LANES bytes of `src` and LANES u16 of `dst` from `i` are
         // in bounds; ISA enabled per contract.
@@ -138,15 +178,37 @@ pub(crate) unsafe fn widen<V: Vector>(src: &[u8], dst: &mut [u16]) -> usize {
 #[inline(always)]
 pub(crate) unsafe fn narrow<V: Vector>(src: &[u16], dst: &mut OutBytes) -> usize {
     let len = src.len().min(dst.len());
+    let (s, d) = (src.as_ptr().cast::<u8>(), dst.as_mut_ptr().cast::<u8>());
+    // As in `copy`: one vector, then four at a time, then one.
     let mut i = 0;
+    if V::LANES <= len {
+        // SAFETY: as in `copy`, with `2 * LANES` bytes (`LANES` units) loaded for `LANES`
+        // bytes stored; `src` is `2 * src.len()` readable bytes.
+        unsafe {
+            let (v, not_ascii) = V::load_units_narrow(s, false);
+            if !not_ascii.any() {
+                v.store(d);
+                i = V::LANES
+                    + run4(
+                        len - V::LANES,
+                        V::LANES,
+                        |k| V::load_units_narrow(s.add(2 * (V::LANES + k)), false),
+                        |a, b| (a.0, a.1.or(b.1)),
+                        |v| !v.1.any(),
+                        |v, k| v.0.store(d.add(V::LANES + k)),
+                    );
+            }
+        }
+    }
     while i + V::LANES <= len {
         // SAFETY: `i + LANES <= len`: LANES u16 of `src` and LANES bytes of `dst` from `i` are
         // in bounds; ISA enabled per contract.
         unsafe {
-            let Some(v) = V::load_narrow_ascii(src.as_ptr().add(i)) else {
+            let (v, not_ascii) = V::load_units_narrow(s.add(2 * i), false);
+            if not_ascii.any() {
                 break;
-            };
-            v.store(dst.as_mut_ptr().cast::<u8>().add(i));
+            }
+            v.store(d.add(i));
         }
         i += V::LANES;
     }

@@ -31,15 +31,6 @@ pub(crate) trait TranscodeVector: Utf8Vector + Vector<Mask = Self> {
     /// - The ISA is enabled in the caller.
     /// - `src` is valid for reading `LANES` bytes.
     unsafe fn load_units(src: *const u8, be: bool) -> Self;
-    /// Loads `2 * LANES` bytes of UTF-16 (big-endian if `be`): the `LANES` units narrowed to
-    /// their low bytes, and a vector that is zero exactly when every unit is below 0x80 (then
-    /// the bytes are the units). Two results rather than an `Option`, so that a loop can test
-    /// two loads at once.
-    ///
-    /// # Safety
-    /// - The ISA is enabled in the caller.
-    /// - `src` is valid for reading `2 * LANES` bytes.
-    unsafe fn load_units_narrow(src: *const u8, be: bool) -> (Self, Self);
     /// For two masks of u16 lanes: bit `2 * k` set if u16 lane `k` of `a` is, bit `2 * k + 1`
     /// if that of `b` is (so the bits of 4 units are one byte).
     ///

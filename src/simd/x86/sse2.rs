@@ -53,20 +53,6 @@ impl Vector for __m128i {
         }
     }
     #[inline(always)]
-    unsafe fn load_narrow_ascii(src: *const u16) -> Option<Self> {
-        // SAFETY: caller guarantees 16 readable u16 and SSE2.
-        unsafe {
-            let a = _mm_loadu_si128(src.cast());
-            let b = _mm_loadu_si128(src.add(8).cast());
-            // Unsigned saturation keeps every unit >= 0x80 at >= 0x80.
-            let packed = _mm_packus_epi16(a, b);
-            // packus saturates signed 16-bit values: units >= 0x8000 read as negative and
-            // become 0, so check their high bits separately.
-            let negative = _mm_movemask_epi8(_mm_or_si128(a, b)) & 0xAAAA;
-            (_mm_movemask_epi8(packed) == 0 && negative == 0).then_some(packed)
-        }
-    }
-    #[inline(always)]
     unsafe fn load_utf16_paired(src: *const u8, be: bool) -> Option<Self> {
         // SAFETY: caller guarantees 16 readable bytes and SSE2.
         unsafe {
@@ -164,6 +150,25 @@ impl Vector for __m128i {
     unsafe fn mask_bits16(mask: Self) -> u64 {
         // SAFETY: SSE2 per the trait contract. 0xFFFF packs to 0xFF, 0 to 0.
         unsafe { u64::from(_mm_movemask_epi8(_mm_packs_epi16(mask, _mm_setzero_si128())) as u32 & 0xFF) }
+    }
+    #[inline(always)]
+    unsafe fn load_units_narrow(src: *const u8, be: bool) -> (Self, Self) {
+        // SAFETY: caller guarantees 32 readable bytes and SSE2.
+        unsafe {
+            let a = _mm_loadu_si128(src.cast());
+            let b = _mm_loadu_si128(src.add(16).cast());
+            // A big-endian ASCII unit is a zero byte, then the ASCII byte: read little-endian,
+            // bits 0..8 clear and the ASCII byte in bits 8..16.
+            let not_ascii = if be { 0x80FFu16 } else { 0xFF80 };
+            let bad = _mm_and_si128(_mm_or_si128(a, b), _mm_set1_epi16(not_ascii as i16));
+            let (a, b) = if be {
+                (_mm_srli_epi16::<8>(a), _mm_srli_epi16::<8>(b))
+            } else {
+                (a, b)
+            };
+            // Where all units are below 0x80, `packus` (signed saturation) is exact.
+            (_mm_packus_epi16(a, b), bad)
+        }
     }
 }
 

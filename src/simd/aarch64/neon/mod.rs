@@ -54,18 +54,6 @@ impl Vector for uint8x16_t {
         }
     }
     #[inline(always)]
-    unsafe fn load_narrow_ascii(src: *const u16) -> Option<Self> {
-        // SAFETY: caller guarantees 16 readable u16.
-        unsafe {
-            let a = vld1q_u16(src);
-            let b = vld1q_u16(src.add(8));
-            if vmaxvq_u16(vorrq_u16(a, b)) >= 0x80 {
-                return None;
-            }
-            Some(vcombine_u8(vmovn_u16(a), vmovn_u16(b)))
-        }
-    }
-    #[inline(always)]
     unsafe fn load_utf16_paired(src: *const u8, be: bool) -> Option<Self> {
         // SAFETY: caller guarantees 16 readable bytes.
         unsafe {
@@ -176,6 +164,16 @@ impl Vector for uint8x16_t {
         unsafe {
             let bits = vandq_u16(vreinterpretq_u16_u8(mask), vld1q_u16(WEIGHTS.as_ptr()));
             u64::from(vaddvq_u16(bits))
+        }
+    }
+    #[inline(always)]
+    unsafe fn load_units_narrow(src: *const u8, be: bool) -> (Self, Self) {
+        // SAFETY: caller guarantees 32 readable bytes. `vld2q_u8` deinterleaves: the first
+        // byte of every unit, then the second.
+        unsafe {
+            let v = vld2q_u8(src);
+            let (low, high) = if be { (v.1, v.0) } else { (v.0, v.1) };
+            (low, vorrq_u8(high, vandq_u8(low, vdupq_n_u8(0x80))))
         }
     }
 }
@@ -354,16 +352,6 @@ impl TranscodeVector for uint8x16_t {
         unsafe {
             let v = vld1q_u8(src);
             if be { vrev16q_u8(v) } else { v }
-        }
-    }
-    #[inline(always)]
-    unsafe fn load_units_narrow(src: *const u8, be: bool) -> (Self, Self) {
-        // SAFETY: caller guarantees 32 readable bytes. `vld2q_u8` deinterleaves: the first
-        // byte of every unit, then the second.
-        unsafe {
-            let v = vld2q_u8(src);
-            let (low, high) = if be { (v.1, v.0) } else { (v.0, v.1) };
-            (low, vorrq_u8(high, vandq_u8(low, vdupq_n_u8(0x80))))
         }
     }
     #[inline(always)]

@@ -58,21 +58,6 @@ impl Vector for __m256i {
         }
     }
     #[inline(always)]
-    unsafe fn load_narrow_ascii(src: *const u16) -> Option<Self> {
-        // SAFETY: caller guarantees 32 readable u16 and AVX2.
-        unsafe {
-            let a = _mm256_loadu_si256(src.cast());
-            let b = _mm256_loadu_si256(src.add(16).cast());
-            let any = _mm256_or_si256(a, b);
-            if _mm256_testz_si256(any, _mm256_set1_epi16(0xFF80u16 as i16)) == 0 {
-                return None;
-            }
-            // All units are below 0x80: packus is exact; fix the lane interleaving.
-            let packed = _mm256_packus_epi16(a, b);
-            Some(_mm256_permute4x64_epi64::<0b11_01_10_00>(packed))
-        }
-    }
-    #[inline(always)]
     unsafe fn load_utf16_paired(src: *const u8, be: bool) -> Option<Self> {
         // SAFETY: caller guarantees 32 readable bytes and AVX2.
         unsafe {
@@ -179,6 +164,26 @@ impl Vector for __m256i {
         // SAFETY: AVX2 per the trait contract. Per 128-bit lane, 0xFFFF packs to 0xFF, 0 to
         // 0, in bytes 0..8 of the lane; bytes 8..16 are the zeros packed.
         unsafe { u64::from(_mm256_movemask_epi8(_mm256_packs_epi16(mask, _mm256_setzero_si256())) as u32) }
+    }
+    #[inline(always)]
+    unsafe fn load_units_narrow(src: *const u8, be: bool) -> (Self, Self) {
+        // SAFETY: caller guarantees 64 readable bytes and AVX2.
+        unsafe {
+            let a = _mm256_loadu_si256(src.cast());
+            let b = _mm256_loadu_si256(src.add(32).cast());
+            // A big-endian ASCII unit is a zero byte, then the ASCII byte: read little-endian,
+            // bits 0..8 clear and the ASCII byte in bits 8..16.
+            let not_ascii = if be { 0x80FFu16 } else { 0xFF80 };
+            let bad = _mm256_and_si256(_mm256_or_si256(a, b), _mm256_set1_epi16(not_ascii as i16));
+            let (a, b) = if be {
+                (_mm256_srli_epi16::<8>(a), _mm256_srli_epi16::<8>(b))
+            } else {
+                (a, b)
+            };
+            // Where all units are below 0x80 packus is exact; fix the lane interleaving.
+            let packed = _mm256_permute4x64_epi64::<0b11_01_10_00>(_mm256_packus_epi16(a, b));
+            (packed, bad)
+        }
     }
 }
 
@@ -440,26 +445,6 @@ impl TranscodeVector for __m256i {
         }
     }
     #[inline(always)]
-    unsafe fn load_units_narrow(src: *const u8, be: bool) -> (Self, Self) {
-        // SAFETY: caller guarantees 64 readable bytes and AVX2.
-        unsafe {
-            let a = _mm256_loadu_si256(src.cast());
-            let b = _mm256_loadu_si256(src.add(32).cast());
-            // A big-endian ASCII unit is a zero byte, then the ASCII byte: read little-endian,
-            // bits 0..8 clear and the ASCII byte in bits 8..16.
-            let not_ascii = if be { 0x80FFu16 } else { 0xFF80 };
-            let bad = _mm256_and_si256(_mm256_or_si256(a, b), _mm256_set1_epi16(not_ascii as i16));
-            let (a, b) = if be {
-                (_mm256_srli_epi16::<8>(a), _mm256_srli_epi16::<8>(b))
-            } else {
-                (a, b)
-            };
-            // Where all units are below 0x80 packus is exact; fix the lane interleaving.
-            let packed = _mm256_permute4x64_epi64::<0b11_01_10_00>(_mm256_packus_epi16(a, b));
-            (packed, bad)
-        }
-    }
-    #[inline(always)]
     unsafe fn unit_pair_bits(a: Self, b: Self) -> u64 {
         // SAFETY: AVX2 per the trait contract. The two bits of a u16 lane's bytes are equal.
         unsafe {
@@ -529,11 +514,6 @@ impl Vector for Xmm {
     unsafe fn widen_store(self, dst: *mut u16) {
         // SAFETY: the caller's contract (SSE2 is implied).
         unsafe { self.0.widen_store(dst) }
-    }
-    #[inline(always)]
-    unsafe fn load_narrow_ascii(src: *const u16) -> Option<Self> {
-        // SAFETY: the caller's contract (SSE2 is implied).
-        unsafe { __m128i::load_narrow_ascii(src).map(Xmm) }
     }
     #[inline(always)]
     unsafe fn load_utf16_paired(src: *const u8, be: bool) -> Option<Self> {
@@ -625,6 +605,14 @@ impl Vector for Xmm {
     unsafe fn mask_bits16(mask: Self) -> u64 {
         // SAFETY: the caller's contract (SSE2 is implied).
         unsafe { __m128i::mask_bits16(mask.0) }
+    }
+    #[inline(always)]
+    unsafe fn load_units_narrow(src: *const u8, be: bool) -> (Self, Self) {
+        // SAFETY: the caller's contract (SSE2 is implied).
+        unsafe {
+            let (v, not_ascii) = __m128i::load_units_narrow(src, be);
+            (Xmm(v), Xmm(not_ascii))
+        }
     }
 }
 

@@ -59,21 +59,6 @@ impl Vector for __m512i {
         }
     }
     #[inline(always)]
-    unsafe fn load_narrow_ascii(src: *const u16) -> Option<Self> {
-        // SAFETY: caller guarantees 64 readable u16 and AVX-512BW.
-        unsafe {
-            let a = _mm512_loadu_si512(src.cast());
-            let b = _mm512_loadu_si512(src.add(32).cast());
-            let limit = _mm512_set1_epi16(0x7F);
-            if _mm512_cmpgt_epu16_mask(_mm512_or_si512(a, b), limit) != 0 {
-                return None;
-            }
-            let lo = _mm512_cvtepi16_epi8(a);
-            let hi = _mm512_cvtepi16_epi8(b);
-            Some(_mm512_inserti64x4::<1>(_mm512_castsi256_si512(lo), hi))
-        }
-    }
-    #[inline(always)]
     unsafe fn load_utf16_paired(src: *const u8, be: bool) -> Option<Self> {
         // SAFETY: caller guarantees 64 readable bytes and AVX-512BW.
         unsafe {
@@ -184,6 +169,26 @@ impl Vector for __m512i {
         // SAFETY: BMI2 per the trait contract (part of this level). The low byte's bit of
         // each u16 lane (2i) becomes bit i, then bit 8j + k goes to 16j + k.
         unsafe { _pdep_u64(_pext_u64(mask, 0x5555_5555_5555_5555), 0x00FF_00FF_00FF_00FF) }
+    }
+    #[inline(always)]
+    unsafe fn load_units_narrow(src: *const u8, be: bool) -> (Self, Self) {
+        // SAFETY: caller guarantees 128 readable bytes and AVX-512BW.
+        unsafe {
+            let a = _mm512_loadu_si512(src.cast());
+            let b = _mm512_loadu_si512(src.add(64).cast());
+            // As at AVX2: a big-endian ASCII unit reads as its byte in bits 8..16.
+            let not_ascii = if be { 0x80FFu16 } else { 0xFF80 };
+            let bad = _mm512_and_si512(_mm512_or_si512(a, b), _mm512_set1_epi16(not_ascii as i16));
+            let (a, b) = if be {
+                (_mm512_srli_epi16::<8>(a), _mm512_srli_epi16::<8>(b))
+            } else {
+                (a, b)
+            };
+            // `vpmovwb` truncates each unit to its low byte.
+            let lo = _mm512_cvtepi16_epi8(a);
+            let hi = _mm512_cvtepi16_epi8(b);
+            (_mm512_inserti64x4::<1>(_mm512_castsi256_si512(lo), hi), bad)
+        }
     }
 }
 
