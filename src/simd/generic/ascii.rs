@@ -45,6 +45,46 @@ pub(crate) unsafe fn run4<V: Copy>(
     i
 }
 
+/// [`run4`] after one vector tested alone: the length of the ASCII run at the start, a
+/// multiple of `lanes`, 0 if the first vector is not all ASCII. The first alone, as short runs
+/// (between the letters of German or French text, between the words of other scripts) end
+/// there, before four loads; the four-vector rounds are then the whole cost of long runs. The
+/// caller finishes the run one vector at a time.
+///
+/// # Safety
+/// As [`run4`].
+#[inline(always)]
+pub(crate) unsafe fn run1_then4<V: Copy>(
+    len: usize,
+    lanes: usize,
+    load: impl Fn(usize) -> V,
+    or: impl Fn(V, V) -> V,
+    ascii: impl Fn(V) -> bool,
+    put: impl Fn(V, usize),
+) -> usize {
+    if lanes > len {
+        return 0;
+    }
+    let v = load(0);
+    if !ascii(v) {
+        return 0;
+    }
+    put(v, 0);
+    // SAFETY: `run4` calls `load` and `put` at `lanes + k` with `k + lanes <= len - lanes`,
+    // so `lanes + k + lanes <= len`, as this function's contract allows.
+    lanes
+        + unsafe {
+            run4(
+                len - lanes,
+                lanes,
+                |k| load(lanes + k),
+                or,
+                ascii,
+                |v, k| put(v, lanes + k),
+            )
+        }
+}
+
 /// # Safety
 /// The ISA of `V` is enabled in the caller.
 #[inline(always)]
@@ -79,27 +119,17 @@ pub(crate) unsafe fn prefix_len<V: Vector>(src: &[u8]) -> usize {
 pub(crate) unsafe fn copy<V: Vector>(src: &[u8], dst: &mut OutBytes) -> usize {
     let len = src.len().min(dst.len());
     let (s, d) = (src.as_ptr(), dst.as_mut_ptr().cast::<u8>());
-    // One vector, then four at a time while they are all ASCII (long runs: the loop is their
-    // whole cost), then one at a time to the run's end; the first alone, as short runs
-    // (between the letters of German or French text) end there, before four loads.
-    // SAFETY: `LANES <= len`: the load and store at 0 are inside `src` and `dst`; `run4`
-    // loads and stores at `LANES + k` only with `LANES + k + LANES <= len`; the ISA per
-    // the contract.
+    // SAFETY: `run1_then4` loads and stores at `k` only with `k + LANES <= len`: inside
+    // `src` and `dst`; the ISA per the contract.
     let mut i = unsafe {
-        if V::LANES <= len && !V::load(s).any_high() {
-            V::load(s).store(d);
-            V::LANES
-                + run4(
-                    len - V::LANES,
-                    V::LANES,
-                    |k| V::load(s.add(V::LANES + k)),
-                    |a, b| a.or(b),
-                    |v| !v.any_high(),
-                    |v, k| v.store(d.add(V::LANES + k)),
-                )
-        } else {
-            0
-        }
+        run1_then4(
+            len,
+            V::LANES,
+            |k| V::load(s.add(k)),
+            |a, b| a.or(b),
+            |v| !v.any_high(),
+            |v, k| v.store(d.add(k)),
+        )
     };
     while i + V::LANES <= len {
         let (from, to) = (
@@ -140,23 +170,16 @@ pub(crate) unsafe fn copy<V: Vector>(src: &[u8], dst: &mut OutBytes) -> usize {
 pub(crate) unsafe fn widen<V: Vector>(src: &[u8], dst: &mut [u16]) -> usize {
     let len = src.len().min(dst.len());
     let (s, d) = (src.as_ptr(), dst.as_mut_ptr());
-    // As in `copy`: one vector, then four at a time, then one.
     // SAFETY: as in `copy`, with `LANES` u16 stored for `LANES` bytes loaded.
     let mut i = unsafe {
-        if V::LANES <= len && !V::load(s).any_high() {
-            V::load(s).widen_store(d);
-            V::LANES
-                + run4(
-                    len - V::LANES,
-                    V::LANES,
-                    |k| V::load(s.add(V::LANES + k)),
-                    |a, b| a.or(b),
-                    |v| !v.any_high(),
-                    |v, k| v.widen_store(d.add(V::LANES + k)),
-                )
-        } else {
-            0
-        }
+        run1_then4(
+            len,
+            V::LANES,
+            |k| V::load(s.add(k)),
+            |a, b| a.or(b),
+            |v| !v.any_high(),
+            |v, k| v.widen_store(d.add(k)),
+        )
     };
     while i + V::LANES <= len {
         // SAFETY: `i + LANES <= len`: LANES bytes of `src` and LANES u16 of `dst` from `i` are
@@ -179,27 +202,18 @@ pub(crate) unsafe fn widen<V: Vector>(src: &[u8], dst: &mut [u16]) -> usize {
 pub(crate) unsafe fn narrow<V: Vector>(src: &[u16], dst: &mut OutBytes) -> usize {
     let len = src.len().min(dst.len());
     let (s, d) = (src.as_ptr().cast::<u8>(), dst.as_mut_ptr().cast::<u8>());
-    // As in `copy`: one vector, then four at a time, then one.
-    let mut i = 0;
-    if V::LANES <= len {
-        // SAFETY: as in `copy`, with `2 * LANES` bytes (`LANES` units) loaded for `LANES`
-        // bytes stored; `src` is `2 * src.len()` readable bytes.
-        unsafe {
-            let (v, not_ascii) = V::load_units_narrow(s, false);
-            if !not_ascii.any() {
-                v.store(d);
-                i = V::LANES
-                    + run4(
-                        len - V::LANES,
-                        V::LANES,
-                        |k| V::load_units_narrow(s.add(2 * (V::LANES + k)), false),
-                        |a, b| (a.0, a.1.or(b.1)),
-                        |v| !v.1.any(),
-                        |v, k| v.0.store(d.add(V::LANES + k)),
-                    );
-            }
-        }
-    }
+    // SAFETY: as in `copy`, with `2 * LANES` bytes (`LANES` units) loaded for `LANES` bytes
+    // stored; `src` is `2 * src.len()` readable bytes.
+    let mut i = unsafe {
+        run1_then4(
+            len,
+            V::LANES,
+            |k| V::load_units_narrow(s.add(2 * k), false),
+            |a, b| (a.0, a.1.or(b.1)),
+            |v| !v.1.any(),
+            |v, k| v.0.store(d.add(k)),
+        )
+    };
     while i + V::LANES <= len {
         // SAFETY: `i + LANES <= len`: LANES u16 of `src` and LANES bytes of `dst` from `i` are
         // in bounds; ISA enabled per contract.

@@ -573,7 +573,9 @@ unsafe fn convert<V: TranscodeVector, const BE: bool>(
             // Four vectors a round while they fit (one bound, one index, one test: the loop is
             // the whole cost of ASCII text), then one; one vector first, as where ASCII runs
             // are short (words between spaces in other scripts) the run usually ends there,
-            // before the four vectors' loads.
+            // before the four vectors' loads. (Written out, not `ascii::run1_then4`: through
+            // its closures this loop compiled to 15 times the instructions at AVX2, 344,424
+            // against 22,205 a run on Latin text.)
             let n = (units - read).min(dst.len() - written);
             let (s, d) = (
                 src.as_ptr().wrapping_add(2 * read),
