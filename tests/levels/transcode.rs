@@ -129,6 +129,10 @@ fn utf8_bases() -> Vec<Vec<u8>> {
         "a😀",
         "힣 한국어 ",
         "नमस्ते, दुनिया ",
+        // Sparse: a letter or two among ASCII (the sparse block path), and a few characters
+        // of 3 and 4 bytes among ASCII, near its bound.
+        "Größe über naïve Café, schön. ",
+        "The quick brown 日 fox jumps over 😀 the lazy dog. ",
     ]
     .iter()
     .map(|s| s.as_bytes().to_vec())

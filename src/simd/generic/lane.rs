@@ -55,6 +55,19 @@ pub(crate) trait TranscodeVector: Utf8Vector + Vector<Mask = Self> {
     /// # Safety
     /// The ISA is enabled in the caller.
     unsafe fn lane(self, j: usize) -> Self::Lane;
+    /// [`super::utf8_to_utf16::blocks`] at this level, out of line: its steps keep their
+    /// tables and constants in registers. In one function with the sparse loop, NEON reloaded
+    /// a table address and a constant a step (Russian: 6% more instructions), the sparse loop
+    /// inline or called.
+    ///
+    /// # Safety
+    /// The ISA is enabled in the caller.
+    unsafe fn utf8_to_utf16_blocks(
+        src: &[u8],
+        dst: &mut [u16],
+        read: usize,
+        written: usize,
+    ) -> (usize, usize, bool);
 }
 
 /// The 16-byte operations of the transcoders, beyond those of [`Vector`] (loads, stores,
@@ -110,6 +123,20 @@ pub(crate) trait Lane: Vector<Mask = Self> {
     /// # Safety
     /// The ISA is enabled in the caller.
     unsafe fn shuffle(self, row: &[u8; 16]) -> Self;
+    /// The bits per byte of [`Lane::high_strided`].
+    const HIGH_STRIDE: u32 = 1;
+    /// Bits `HIGH_STRIDE * i..HIGH_STRIDE * (i + 1)` all set if byte `i` is not ASCII, else
+    /// clear: where the first non-ASCII byte is and how many there are, in whatever form is
+    /// cheapest (a bit a byte from a movemask; NEON, without one, narrows the comparison to 4
+    /// bits a byte).
+    ///
+    /// # Safety
+    /// The ISA is enabled in the caller.
+    #[inline(always)]
+    unsafe fn high_strided(self) -> u64 {
+        // SAFETY: ISA enabled per contract.
+        unsafe { self.high_mask() }
+    }
     /// The two bytes of every u16 lane swapped (big-endian units to little-endian).
     ///
     /// # Safety

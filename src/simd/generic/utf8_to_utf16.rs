@@ -3,9 +3,16 @@
 //! shuffles chosen by where its characters end.
 //!
 //! ```text
-//! at a character boundary `read` (everything before it converted), while 64 bytes of input
-//! and 64 units of output are left:
-//!     64 ASCII bytes: widen them; next block
+//! sparse loop (`sparse`), while 96 bytes of input and 96 units of output are left:
+//!     64 ASCII bytes: widen them, then whole vectors of ASCII while they last
+//!     else, a 16-byte vector at a time: ASCII: widen it; more than 4 non-ASCII bytes: to the
+//!         block loop; else decode and check the sequence at the first non-ASCII byte `k` (the
+//!         standard's byte ranges; invalid: to the block loop), widen the `k` ASCII bytes
+//!         before it exactly (a vector ending there, or 8, 4, 2, 1), write its 1-2 units;
+//!         the next round starts after it
+//! block loop (`blocks`, out of line), at a character boundary `read` (everything before it
+//! converted), while 64 bytes of input and 64 units of output are left:
+//!     64 ASCII bytes: widen them; back to the sparse loop
 //!     validate the 64 bytes on their own (Keiser-Lemire, as if ASCII preceded them):
 //!         an error: stop
 //!     ends = bit i set if byte i+1 is not a continuation byte (byte i ends a character);
@@ -25,10 +32,12 @@
 //!                 more into surrogate pairs, pack the 3..6 units by a row looked up by the
 //!                 characters' lengths, stored as three overlapping pairs of units
 //!     read += pos (a character boundary: every step ends at one)
+//!     at most 4 continuation bytes in the block: back to the sparse loop
 //! the scalar kernel finishes from `read`
 //! ```
-//! The vector loop converts only characters that lie wholly inside a block it validated,
-//! from a character boundary, greedily, as the scalar kernel does; it stops while 64 units
+//! The block loop converts only characters that lie wholly inside a block it validated, the
+//! sparse loop only ASCII and sequences it checked byte by byte, each from a character
+//! boundary, greedily, as the scalar kernel does; both stop while 64 units
 //! still fit, so every character it converts also fits (a step writes at most one unit per
 //! byte it reads). The scalar kernel, stateless at character boundaries, then gives the same
 //! `(read, written)` and output as if it had done all of it. Every store is exactly as long
@@ -360,157 +369,356 @@ unsafe fn ascii_blocks<V: TranscodeVector>(src: &[u8], dst: &mut [u16]) -> usize
     i
 }
 
+/// The sparse loop ([`sparse`]) hands over to the block loop at a 16-byte vector with more
+/// than this many non-ASCII bytes, and the block loop back to it after a block with at most
+/// this many continuation bytes: a character costs the sparse loop about as many
+/// instructions as a quarter of a block costs the block loop.
+const SPARSE_MAX: u32 = 4;
+
+/// The UTF-8 sequence that starts with the non-ASCII byte `b & 0xFF`, from its first 4 bytes
+/// `b` (little-endian; those after the sequence are ignored), if it is valid by the standard's
+/// byte ranges: `(bytes, units, value)`, `value` the UTF-16 unit or the surrogate pair (the
+/// leading surrogate in the low half).
+#[inline(always)]
+fn decode_sequence(b: u32) -> Option<(usize, usize, u32)> {
+    let (b0, b1, b2, b3) = (b & 0xFF, (b >> 8) & 0xFF, (b >> 16) & 0xFF, b >> 24);
+    let cont = |x: u32| x & 0xC0 == 0x80;
+    if b0 < 0xE0 {
+        if b0 < 0xC2 || !cont(b1) {
+            return None;
+        }
+        return Some((2, 1, ((b0 & 0x1F) << 6) | (b1 & 0x3F)));
+    }
+    if b0 < 0xF0 {
+        let (lo, hi) = match b0 {
+            0xE0 => (0xA0, 0xBF),
+            0xED => (0x80, 0x9F),
+            _ => (0x80, 0xBF),
+        };
+        if !(lo..=hi).contains(&b1) || !cont(b2) {
+            return None;
+        }
+        return Some((3, 1, ((b0 & 0xF) << 12) | ((b1 & 0x3F) << 6) | (b2 & 0x3F)));
+    }
+    let (lo, hi) = match b0 {
+        0xF0 => (0x90, 0xBF),
+        0xF1..=0xF3 => (0x80, 0xBF),
+        0xF4 => (0x80, 0x8F),
+        _ => return None,
+    };
+    if !(lo..=hi).contains(&b1) || !cont(b2) || !cont(b3) {
+        return None;
+    }
+    let c = (((b0 & 7) << 18) | ((b1 & 0x3F) << 12) | ((b2 & 0x3F) << 6) | (b3 & 0x3F)) - 0x10000;
+    Some((4, 2, (0xD800 | (c >> 10)) | ((0xDC00 | (c & 0x3FF)) << 16)))
+}
+
+/// Widens the `n` ASCII bytes (`n < 16`) at `p` to exactly `n` units at `d`: 8, 4, 2 and 1
+/// at a time, in general registers (the vector registers stay with the block loop's
+/// constants: with shuffles here, its step loop reloaded two of them a step).
+///
+/// # Safety
+/// `p` is valid for reading `n` bytes, `d` for writing `n` units.
+#[inline(always)]
+unsafe fn widen_prefix(p: *const u8, d: *mut u16, n: usize) {
+    // 4 bytes to 4 units: (b0, b1, b2, b3) to (b0, 0, b1, 0, b2, 0, b3, 0).
+    let spread = |x: u32| {
+        let x = u64::from(x);
+        let x = (x | (x << 16)) & 0x0000_FFFF_0000_FFFF;
+        ((x | (x << 8)) & 0x00FF_00FF_00FF_00FF).to_le()
+    };
+    let mut at = 0;
+    // SAFETY: the reads are bytes `at..at + 8`, `+ 4`, `+ 2`, `+ 1` and the writes units of
+    // the same range, where bit 8, 4, 2 or 1 of `n` is set and `at` is the sum of the bits
+    // above it: inside `p[..n]` and `d[..n]`.
+    unsafe {
+        if n & 8 != 0 {
+            let x = u64::from_le(p.cast::<u64>().read_unaligned());
+            d.cast::<u64>().write_unaligned(spread(x as u32));
+            d.add(4).cast::<u64>().write_unaligned(spread((x >> 32) as u32));
+            at = 8;
+        }
+        if n & 4 != 0 {
+            let x = u32::from_le(p.add(at).cast::<u32>().read_unaligned());
+            d.add(at).cast::<u64>().write_unaligned(spread(x));
+            at += 4;
+        }
+        if n & 2 != 0 {
+            d.add(at).write_unaligned(u16::from(*p.add(at)));
+            d.add(at + 1).write_unaligned(u16::from(*p.add(at + 1)));
+            at += 2;
+        }
+        if n & 1 != 0 {
+            d.add(at).write_unaligned(u16::from(*p.add(at)));
+        }
+    }
+}
+
+/// Converts from the character boundary `read` while the text is mostly ASCII, a character at
+/// a time between ASCII runs (Latin-script text, and markup around a few characters of other
+/// scripts): `(read, written)`, at a character boundary. It stops at a 16-byte vector with
+/// more than [`SPARSE_MAX`] non-ASCII bytes, at an invalid sequence, or where 64 + 32 bytes
+/// or units no longer fit.
+///
+/// A round loads 64 bytes: all ASCII, it widens them; else it widens its vectors up to the
+/// first with a non-ASCII byte, at `k` in it, decodes and checks the sequence there by the
+/// standard's byte ranges ([`decode_sequence`]), widens the ASCII before it to exactly `k`
+/// units (a vector ending at the sequence if the run of ASCII began 16 bytes or more before
+/// it, else [`widen_prefix`]) and writes its units after them; the next round starts after
+/// it. Every store is exactly as long as the units it holds.
+///
+/// # Safety
+/// The ISA of `V` is enabled in the caller.
+#[inline(always)]
+unsafe fn sparse<V: TranscodeVector>(
+    src: &[u8],
+    dst: &mut [u16],
+    mut read: usize,
+    mut written: usize,
+) -> (usize, usize) {
+    // Where the current run of ASCII began (after the last sequence, or here).
+    let mut run = read;
+    'rounds: while read + BLOCK + 32 <= src.len() && written + BLOCK + 32 <= dst.len() {
+        // SAFETY: `read + 96 <= src.len()`, `written + 96 <= dst.len()`: the loads below read
+        // inside `src[read..read + 96]` (64 at `read`; 16 ending at `read + i + k` from
+        // `run <= read + i + k - 16` on, 4 at `read + i + k`, `i + k < 64`), the stores write
+        // inside `dst[written..written + 66]`, and, for the vector ending at the sequence,
+        // units `written + i + k - 16..written + i + k` (ASCII of the same run, which this
+        // call converts); ISA enabled per contract.
+        unsafe {
+            let (p, d) = (src.as_ptr().add(read), dst.as_mut_ptr().add(written));
+            let v = [0, 1, 2, 3].map(|i| V::Lane::load(p.add(16 * i)));
+            if !v[0].or(v[1]).or(v[2].or(v[3])).any_high() {
+                for (i, v) in v.iter().enumerate() {
+                    v.widen_store(d.add(16 * i));
+                }
+                read += BLOCK;
+                written += BLOCK;
+                // A whole round of ASCII: more may follow, whole vectors at a time.
+                let n = ascii_blocks::<V>(&src[read..], &mut dst[written..]);
+                read += n;
+                written += n;
+                continue;
+            }
+            for (i, &v) in v.iter().enumerate() {
+                let high = v.high_strided();
+                if high == 0 {
+                    v.widen_store(d.add(16 * i));
+                    continue;
+                }
+                if high.count_ones() > SPARSE_MAX * V::Lane::HIGH_STRIDE {
+                    return (read + 16 * i, written + 16 * i);
+                }
+                let k = (high.trailing_zeros() / V::Lane::HIGH_STRIDE) as usize;
+                let at = 16 * i + k;
+                let b = u32::from_le_bytes(p.add(at).cast::<[u8; 4]>().read_unaligned());
+                let Some((len, units, value)) = decode_sequence(b) else {
+                    return (read + 16 * i, written + 16 * i);
+                };
+                if read + at >= run + 16 {
+                    V::Lane::load(p.add(at).sub(16)).widen_store(d.add(at).sub(16));
+                } else if k > 0 {
+                    widen_prefix(p.add(16 * i), d.add(16 * i), k);
+                }
+                d.add(at).write_unaligned(value as u16);
+                if units == 2 {
+                    d.add(at + 1).write_unaligned((value >> 16) as u16);
+                }
+                read += at + len;
+                written += at + units;
+                run = read;
+                continue 'rounds;
+            }
+            // Not reached: one of the vectors is not all ASCII.
+            break;
+        }
+    }
+    (read, written)
+}
+
 /// # Safety
 /// The ISA of `V` is enabled in the caller.
 #[inline(always)]
 pub(crate) unsafe fn utf8_to_utf16<V: TranscodeVector>(src: &[u8], dst: &mut [u16]) -> (usize, usize) {
-    // SAFETY: ISA enabled per contract.
-    let mut checker = unsafe { Checker::<V>::new() };
     let (mut read, mut written) = (0, 0);
-    'blocks: while read + BLOCK <= src.len() && written + BLOCK <= dst.len() {
-        // SAFETY: `read + 64 <= src.len()` and `written + 64 <= dst.len()`: the pointers are
-        // valid for 64 bytes and 64 units.
-        let (p, d) = unsafe { (src.as_ptr().add(read), dst.as_mut_ptr().add(written)) };
-        // The block's vectors, loaded once: the widening stores below could alias `src` as
-        // far as the compiler knows, so loading again after the check cost two loads a block.
-        let vectors = BLOCK / V::LANES;
-        // SAFETY: every load is inside the 64 bytes at `p` (`vectors * LANES == 64`); ISA
-        // enabled per contract.
-        let (v, ascii) = unsafe {
-            let mut v = [V::load(p); 4];
-            let mut any = v[0];
-            for (i, slot) in v.iter_mut().enumerate().take(vectors).skip(1) {
-                *slot = V::load(p.add(i * V::LANES));
-                any = any.or(*slot);
-            }
-            (v, !any.any_high())
-        };
-        if ascii {
-            // SAFETY: 64 units from `d` are in bounds (above); ISA enabled per contract.
-            unsafe {
-                for (i, v) in v.iter().enumerate().take(vectors) {
-                    v.widen_store(d.add(i * V::LANES));
-                }
-            }
-            read += BLOCK;
-            written += BLOCK;
-            // The ASCII blocks after it in a loop of their own, where the state of this one
-            // (spilled to the stack around it) is not reloaded block after block.
-            // SAFETY: `read <= src.len()` and `written <= dst.len()`; ISA enabled per contract.
-            let n = unsafe { ascii_blocks::<V>(&src[read..], &mut dst[written..]) };
-            read += n;
-            written += n;
-            continue;
-        }
-        // SAFETY: 64 readable bytes at `p`; ISA enabled per contract. `read` is a character
-        // boundary (every step below ends at one).
-        if unsafe { checker.block_has_error_at_boundary(p) } {
+    // The sparse loop (ASCII, and a character at a time among it) hands over to the block
+    // loop at a dense vector or an invalid sequence, and the block loop back to it after a
+    // block of ASCII or with few continuation bytes. The block loop is out of line (see
+    // `TranscodeVector::utf8_to_utf16_blocks`).
+    loop {
+        // SAFETY: ISA enabled per contract.
+        (read, written) = unsafe { sparse::<V>(src, dst, read, written) };
+        // SAFETY: ISA enabled per contract.
+        let (r, w, again) = unsafe { V::utf8_to_utf16_blocks(src, dst, read, written) };
+        (read, written) = (r, w);
+        if !again {
             break;
         }
-        // SAFETY: as above.
-        let cont = unsafe { continuation_bits::<V>(p) };
-        let last = last_ends(&src[read..read + BLOCK]);
-        let ends = (!(cont >> 1) & (u64::MAX >> 1)) | (u64::from(last) << 63);
-        // `w <= pos` (a unit per byte at most), so every store below ends at or before unit
-        // `pos + 16 <= 64` of the block: inside `dst`.
-        let (mut pos, mut w) = (0, 0);
-        while pos + 16 <= BLOCK {
-            let m = ends >> pos;
-            // SAFETY: `pos + 16 <= 64`: 16 bytes inside the block; ISA enabled per contract.
-            let lane = unsafe { V::Lane::load(p.add(pos)) };
-            if m & 0xFFFF == 0xFFFF {
-                // SAFETY: units `w..w + 16` of the block, `w + 16 <= pos + 16 <= 64`.
-                unsafe { lane.widen_store(d.add(w)) };
-                pos += 16;
-                w += 16;
-                continue;
-            }
-            if m & 0xFFFF == 0xAAAA {
-                // SAFETY: units `w..w + 8` of the block; ISA enabled per contract.
-                unsafe { assemble_two(lane.shuffle(&SWAP)).store(d.add(w).cast()) };
-                pos += 16;
-                w += 8;
-                continue;
-            }
-            if m & 0xFFF == 0x924 {
-                // 3-byte characters (CJK): no lookup, and 8 of them at once if they go on.
-                let row = &STEP_ROWS[ALL_THREE];
-                // SAFETY: units `w..w + 4` of the block; ISA enabled per contract.
-                unsafe { assemble_three(lane.shuffle(row)).store8(d.add(w).cast()) };
-                if m & 0xFF_FFFF == 0x924_924 && pos + 28 <= BLOCK {
-                    // SAFETY: bytes `pos + 12..pos + 28` and units `w + 4..w + 8` of the
-                    // block; ISA enabled per contract.
-                    unsafe {
-                        let next = V::Lane::load(p.add(pos + 12));
-                        assemble_three(next.shuffle(row)).store8(d.add(w + 4).cast());
-                    }
-                    pos += 24;
-                    w += 8;
-                } else {
-                    pos += 12;
-                    w += 4;
-                }
-                continue;
-            }
-            if m & 0xFFFF == 0x8888 {
-                // 4-byte characters (emoji): no lookup, 8 units.
-                // SAFETY: units `w..w + 8` of the block; ISA enabled per contract.
-                unsafe {
-                    let c = assemble_four(lane.shuffle(&REVERSE32));
-                    surrogate_pairs(c).store(d.add(w).cast());
-                }
-                pos += 16;
-                w += 8;
-                continue;
-            }
-            let [row, used] = STEP_INDEX[(m & 0xFFF) as usize];
-            let row = usize::from(row);
-            if row < SIX_ROWS {
-                // SAFETY: units `w..w + 6` of the block; ISA enabled per contract.
-                unsafe { assemble_two(lane.shuffle(&STEP_ROWS[row])).store12(d.add(w).cast()) };
-                w += 6;
-            } else if row < FOUR_ROWS {
-                // SAFETY: units `w..w + 4` of the block; ISA enabled per contract.
-                unsafe { assemble_three(lane.shuffle(&STEP_ROWS[row])).store8(d.add(w).cast()) };
-                w += 4;
-            } else if row < ROWS {
-                // Three characters of 1-4 bytes: `n` units, 3..=6 (at most one per byte).
-                let (packs, counts) = &PACK_ROWS;
-                let n = usize::from(counts[row - FOUR_ROWS]);
-                let m = (n - 2).min(2);
-                // SAFETY: units `w..w + n` of the block, as three stores of 2 units at `w`,
-                // `w + m` and `w + n - 2` (`m <= n - 2`), which cover them; ISA enabled per
-                // contract.
-                unsafe {
-                    let c = assemble_four(lane.shuffle(&STEP_ROWS[row]));
-                    let out = to_utf16(c).shuffle(&packs[row - FOUR_ROWS]);
-                    out.store4::<0>(d.add(w).cast());
-                    out.store4::<1>(d.add(w + m).cast());
-                    out.store4::<2>(d.add(w + n - 2).cast());
-                }
-                w += n;
-            } else {
-                // No step for this pattern (not met in valid text: three characters always
-                // end within 12 bytes): the scalar kernel converts the whole characters of
-                // the next 16 bytes (inside the block; as many units at most, inside the
-                // block's 64).
-                let at = read + pos;
-                let (r, n) =
-                    scalar::utf8_to_utf16(&src[at..at + 16], &mut dst[written + w..written + w + 16]);
-                if r == 0 {
-                    read += pos;
-                    written += w;
-                    break 'blocks;
-                }
-                pos += r;
-                w += n;
-                continue;
-            }
-            pos += usize::from(used);
-        }
-        read += pos;
-        written += w;
     }
     let (r, w) = scalar::utf8_to_utf16(&src[read..], &mut dst[written..]);
     (read + r, written + w)
+}
+
+/// The block loop: converts 64-byte blocks from the character boundary `read`, validated,
+/// then in steps of 16 ASCII bytes or of 8, 6, 4 or 3 characters: `(read, written, sparse)`,
+/// `sparse` after a block of ASCII or with at most [`SPARSE_MAX`] continuation bytes (the
+/// sparse loop goes on from there), else it stopped at an invalid sequence or where a block
+/// no longer fits.
+///
+/// # Safety
+/// The ISA of `V` is enabled in the caller.
+#[inline(always)]
+pub(crate) unsafe fn blocks<V: TranscodeVector>(
+    src: &[u8],
+    dst: &mut [u16],
+    mut read: usize,
+    mut written: usize,
+) -> (usize, usize, bool) {
+    // SAFETY: ISA enabled per contract.
+    let mut checker = unsafe { Checker::<V>::new() };
+    'sparse: {
+        while read + BLOCK <= src.len() && written + BLOCK <= dst.len() {
+            // SAFETY: `read + 64 <= src.len()` and `written + 64 <= dst.len()`: the pointers are
+            // valid for 64 bytes and 64 units.
+            let (p, d) = unsafe { (src.as_ptr().add(read), dst.as_mut_ptr().add(written)) };
+            // The block's vectors, loaded once: the widening stores below could alias `src` as
+            // far as the compiler knows, so loading again after the check cost two loads a block.
+            let vectors = BLOCK / V::LANES;
+            // SAFETY: every load is inside the 64 bytes at `p` (`vectors * LANES == 64`); ISA
+            // enabled per contract.
+            let (v, ascii) = unsafe {
+                let mut v = [V::load(p); 4];
+                let mut any = v[0];
+                for (i, slot) in v.iter_mut().enumerate().take(vectors).skip(1) {
+                    *slot = V::load(p.add(i * V::LANES));
+                    any = any.or(*slot);
+                }
+                (v, !any.any_high())
+            };
+            if ascii {
+                // SAFETY: 64 units from `d` are in bounds (above); ISA enabled per contract.
+                unsafe {
+                    for (i, v) in v.iter().enumerate().take(vectors) {
+                        v.widen_store(d.add(i * V::LANES));
+                    }
+                }
+                read += BLOCK;
+                written += BLOCK;
+                return (read, written, true);
+            }
+            // SAFETY: 64 readable bytes at `p`; ISA enabled per contract. `read` is a character
+            // boundary (every step below ends at one).
+            if unsafe { checker.block_has_error_at_boundary(p) } {
+                break 'sparse;
+            }
+            // SAFETY: as above.
+            let cont = unsafe { continuation_bits::<V>(p) };
+            let light = cont.count_ones() <= SPARSE_MAX;
+            let last = last_ends(&src[read..read + BLOCK]);
+            let ends = (!(cont >> 1) & (u64::MAX >> 1)) | (u64::from(last) << 63);
+            // `w <= pos` (a unit per byte at most), so every store below ends at or before unit
+            // `pos + 16 <= 64` of the block: inside `dst`.
+            let (mut pos, mut w) = (0, 0);
+            while pos + 16 <= BLOCK {
+                let m = ends >> pos;
+                // SAFETY: `pos + 16 <= 64`: 16 bytes inside the block; ISA enabled per contract.
+                let lane = unsafe { V::Lane::load(p.add(pos)) };
+                if m & 0xFFFF == 0xFFFF {
+                    // SAFETY: units `w..w + 16` of the block, `w + 16 <= pos + 16 <= 64`.
+                    unsafe { lane.widen_store(d.add(w)) };
+                    pos += 16;
+                    w += 16;
+                    continue;
+                }
+                if m & 0xFFFF == 0xAAAA {
+                    // SAFETY: units `w..w + 8` of the block; ISA enabled per contract.
+                    unsafe { assemble_two(lane.shuffle(&SWAP)).store(d.add(w).cast()) };
+                    pos += 16;
+                    w += 8;
+                    continue;
+                }
+                if m & 0xFFF == 0x924 {
+                    // 3-byte characters (CJK): no lookup, and 8 of them at once if they go on.
+                    let row = &STEP_ROWS[ALL_THREE];
+                    // SAFETY: units `w..w + 4` of the block; ISA enabled per contract.
+                    unsafe { assemble_three(lane.shuffle(row)).store8(d.add(w).cast()) };
+                    if m & 0xFF_FFFF == 0x924_924 && pos + 28 <= BLOCK {
+                        // SAFETY: bytes `pos + 12..pos + 28` and units `w + 4..w + 8` of the
+                        // block; ISA enabled per contract.
+                        unsafe {
+                            let next = V::Lane::load(p.add(pos + 12));
+                            assemble_three(next.shuffle(row)).store8(d.add(w + 4).cast());
+                        }
+                        pos += 24;
+                        w += 8;
+                    } else {
+                        pos += 12;
+                        w += 4;
+                    }
+                    continue;
+                }
+                if m & 0xFFFF == 0x8888 {
+                    // 4-byte characters (emoji): no lookup, 8 units.
+                    // SAFETY: units `w..w + 8` of the block; ISA enabled per contract.
+                    unsafe {
+                        let c = assemble_four(lane.shuffle(&REVERSE32));
+                        surrogate_pairs(c).store(d.add(w).cast());
+                    }
+                    pos += 16;
+                    w += 8;
+                    continue;
+                }
+                let [row, used] = STEP_INDEX[(m & 0xFFF) as usize];
+                let row = usize::from(row);
+                if row < SIX_ROWS {
+                    // SAFETY: units `w..w + 6` of the block; ISA enabled per contract.
+                    unsafe { assemble_two(lane.shuffle(&STEP_ROWS[row])).store12(d.add(w).cast()) };
+                    w += 6;
+                } else if row < FOUR_ROWS {
+                    // SAFETY: units `w..w + 4` of the block; ISA enabled per contract.
+                    unsafe { assemble_three(lane.shuffle(&STEP_ROWS[row])).store8(d.add(w).cast()) };
+                    w += 4;
+                } else if row < ROWS {
+                    // Three characters of 1-4 bytes: `n` units, 3..=6 (at most one per byte).
+                    let (packs, counts) = &PACK_ROWS;
+                    let n = usize::from(counts[row - FOUR_ROWS]);
+                    let m = (n - 2).min(2);
+                    // SAFETY: units `w..w + n` of the block, as three stores of 2 units at `w`,
+                    // `w + m` and `w + n - 2` (`m <= n - 2`), which cover them; ISA enabled per
+                    // contract.
+                    unsafe {
+                        let c = assemble_four(lane.shuffle(&STEP_ROWS[row]));
+                        let out = to_utf16(c).shuffle(&packs[row - FOUR_ROWS]);
+                        out.store4::<0>(d.add(w).cast());
+                        out.store4::<1>(d.add(w + m).cast());
+                        out.store4::<2>(d.add(w + n - 2).cast());
+                    }
+                    w += n;
+                } else {
+                    // No step for this pattern (not met in valid text: three characters always
+                    // end within 12 bytes): the scalar kernel converts the whole characters of
+                    // the next 16 bytes (inside the block; as many units at most, inside the
+                    // block's 64).
+                    let at = read + pos;
+                    let (r, n) =
+                        scalar::utf8_to_utf16(&src[at..at + 16], &mut dst[written + w..written + w + 16]);
+                    if r == 0 {
+                        read += pos;
+                        written += w;
+                        break 'sparse;
+                    }
+                    pos += r;
+                    w += n;
+                    continue;
+                }
+                pos += usize::from(used);
+            }
+            read += pos;
+            written += w;
+            if light {
+                return (read, written, true);
+            }
+        }
+    }
+    (read, written, false)
 }

@@ -380,9 +380,29 @@ impl TranscodeVector for uint8x16_t {
     unsafe fn lane(self, _j: usize) -> Self {
         self
     }
+    #[inline(never)]
+    unsafe fn utf8_to_utf16_blocks(
+        src: &[u8],
+        dst: &mut [u16],
+        read: usize,
+        written: usize,
+    ) -> (usize, usize, bool) {
+        // SAFETY: NEON is baseline.
+        unsafe { generic::utf8_to_utf16::blocks::<Self>(src, dst, read, written) }
+    }
 }
 
 impl Lane for uint8x16_t {
+    const HIGH_STRIDE: u32 = 4;
+    #[inline(always)]
+    unsafe fn high_strided(self) -> u64 {
+        // SAFETY: NEON is baseline. Each u16 lane of the comparison (0xFF per non-ASCII byte)
+        // narrowed by 4 bits: byte i of the lane pair becomes nibble i.
+        unsafe {
+            let high = vreinterpretq_u16_u8(vcltzq_s8(vreinterpretq_s8_u8(self)));
+            vget_lane_u64::<0>(vreinterpret_u64_u8(vshrn_n_u16::<4>(high)))
+        }
+    }
     #[inline(always)]
     unsafe fn store8(self, dst: *mut u8) {
         // SAFETY: caller guarantees 8 writable bytes.

@@ -486,6 +486,17 @@ impl TranscodeVector for __m256i {
             })
         }
     }
+    #[inline(always)]
+    unsafe fn utf8_to_utf16_blocks(
+        src: &[u8],
+        dst: &mut [u16],
+        read: usize,
+        written: usize,
+    ) -> (usize, usize, bool) {
+        // SAFETY: the caller has AVX2 enabled (the trait contract), which `utf8_to_utf16_blocks`
+        // needs.
+        unsafe { utf8_to_utf16_blocks(src, dst, read, written) }
+    }
 }
 
 /// The 16-byte lane of the AVX2 transcoders: an SSE2 vector with SSSE3/SSE4.1 operations,
@@ -675,6 +686,15 @@ impl Lane for Xmm {
     unsafe fn swap_bytes16(self) -> Self {
         // SAFETY: SSSE3 per the trait contract.
         unsafe { Xmm(_mm_shuffle_epi8(self.0, _mm256_castsi256_si128(swap16()))) }
+    }
+}
+
+super::with_features! { avx2,
+    /// `TranscodeVector::utf8_to_utf16_blocks`: out of line, with this level's features.
+    #[inline(never)]
+    fn utf8_to_utf16_blocks(src: &[u8], dst: &mut [u16], read: usize, written: usize) -> (usize, usize, bool) {
+        // SAFETY: AVX2's features are enabled on this function.
+        unsafe { generic::utf8_to_utf16::blocks::<__m256i>(src, dst, read, written) }
     }
 }
 
