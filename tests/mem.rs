@@ -718,12 +718,14 @@ fn every_function_every_level() {
 }
 
 /// Inputs of several kilobytes: Latin1 text whose two-byte characters straddle the
-/// 4096-byte blocks of `utf8_latin1_up_to` (an odd offset from the start), with an
+/// 64-byte chunks and 4096-byte blocks of the scans (an odd offset from the start), with an
 /// invalid byte, a character above U+00FF or a truncated one around a block boundary;
 /// and long runs of astral, right-to-left and mixed text.
 fn long_inputs(rng: &mut Rng, level: &str) {
     let latin1: String = "é".to_owned() + "a" + &"é".repeat(6000);
-    for at in [4094, 4095, 4096, 4097, 8191, 8192, 8193, 12001] {
+    for at in [
+        62, 63, 64, 65, 66, 127, 128, 129, 4094, 4095, 4096, 4097, 8191, 8192, 8193, 12001,
+    ] {
         for insert in [&b"\x80"[..], b"\xC3", b"\xC4\x80", b"\xE0\xA0\x80", b"\xFF", b""] {
             let mut b = latin1.as_bytes().to_vec();
             b.splice(at..at, insert.iter().copied());
