@@ -1098,7 +1098,11 @@ fn write_into_str(dst: &mut str, write: impl FnOnce(&mut OutBytes) -> usize) -> 
 /// Converts Latin1 to UTF-8 with the single-byte kernel over [`LATIN1_UPPER`], stopping
 /// before the first byte whose UTF-8 does not fit. Writes nothing past what it returns.
 fn latin1_to_utf8(k: &Kernels, src: &[u8], dst: &mut OutBytes) -> (usize, usize) {
-    let (mut read, mut written) = k.single_byte_to_utf8(src, &LATIN1_UPPER, dst);
+    // The ASCII prefix (often all of it) with the copy kernel, four vectors a round; the
+    // single-byte kernel goes a vector at a time.
+    let ascii = k.copy_ascii(src, dst);
+    let (r, w) = k.single_byte_to_utf8(&src[ascii..], &LATIN1_UPPER, &mut dst[ascii..]);
+    let (mut read, mut written) = (ascii + r, ascii + w);
     // The kernel stops only where a character does not fit; this loop is the proof of
     // progress should one stop earlier.
     while let Some(&b) = src.get(read) {
