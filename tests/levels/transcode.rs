@@ -179,6 +179,9 @@ fn utf16_bases() -> Vec<Vec<u16>> {
         "😀🙈",
         "a😀",
         "é😀日",
+        // Sparse: a letter or two among ASCII (the one-letter vectors).
+        "Größe über naïve Café, schön. ",
+        "The quick brown fox ж jumps over the lazy dog. ",
     ]
     .iter()
     .map(|s| s.encode_utf16().collect())

@@ -627,6 +627,10 @@ unsafe fn convert<V: TranscodeVector, const BE: bool>(
             }
             read += i;
             written += i;
+            if V::UTF16_LETTERS {
+                // SAFETY: `src` is `2 * units` readable bytes; ISA enabled per contract.
+                (read, written) = unsafe { letters::<V::Lane>(src, units, be, dst, read, written) };
+            }
         }
         // SAFETY: `src` is `2 * units` readable bytes; ISA enabled per contract.
         let (r, w, all_ascii) = unsafe { blocks::<V>(src.as_ptr(), units, be, dst, read, written) };
@@ -704,6 +708,86 @@ unsafe fn convert<V: TranscodeVector, const BE: bool>(
                 streak = (streak + 1).min(3);
             }
             None => break,
+        }
+    }
+    (read, written)
+}
+
+/// By the position `k` (0..15) of one letter among 16 units narrowed to bytes: the bytes
+/// before it, two bytes for the letter (filled in after), the bytes after it but the last.
+const HOLES: [[u8; 16]; 15] = {
+    let mut rows = [[NONE; 16]; 15];
+    let mut k = 0;
+    while k < 15 {
+        let mut j = 0;
+        while j < 16 {
+            rows[k][j] = if j < k {
+                j as u8
+            } else if j <= k + 1 {
+                NONE
+            } else {
+                (j - 1) as u8
+            };
+            j += 1;
+        }
+        k += 1;
+    }
+    rows
+};
+
+/// ASCII with one letter below U+0800 among 16 units (Latin-script text), from unit `read`
+/// of the UTF-16 bytes `src[..2 * units]` to `dst[written..]`: 16 ASCII units narrowed, or
+/// the first 15 units with the letter in two bytes, as exactly 16 bytes (the units narrowed,
+/// shuffled apart by a row of [`HOLES`], the letter written into the gap). Stops at anything
+/// else (the blocks and steps take it). `(read, written)`.
+///
+/// # Safety
+/// - The ISA of `L` is enabled in the caller.
+/// - `src` is valid for reading `2 * units` bytes.
+#[inline(always)]
+unsafe fn letters<L: Lane>(
+    src: &[u8],
+    units: usize,
+    be: bool,
+    dst: &mut OutBytes,
+    mut read: usize,
+    mut written: usize,
+) -> (usize, usize) {
+    while read + 16 <= units && written + 16 <= dst.len() {
+        // SAFETY: units `read..read + 16` (32 bytes) are readable and bytes `written..written
+        // + 16` writable; the letter's two bytes are at `k, k + 1 < 16` of them; ISA enabled
+        // per contract.
+        unsafe {
+            let d = dst.as_mut_ptr().cast::<u8>().add(written);
+            let (v, not_ascii) = L::load_units_narrow(src.as_ptr().add(2 * read), be);
+            if !not_ascii.any() {
+                v.store(d);
+                read += 16;
+                written += 16;
+                continue;
+            }
+            let (lo, hi) = (load_units::<L>(src, read, be), load_units::<L>(src, read + 8, be));
+            let ascii = L::mask_bits16(lo.below16(0x80)) | (L::mask_bits16(hi.below16(0x80)) << 8);
+            let other = !ascii & 0xFFFF;
+            let k = other.trailing_zeros() as usize;
+            if other & (other - 1) != 0 || k == 15 {
+                break;
+            }
+            let at = 2 * (read + k);
+            let pair = [src[at], src[at + 1]];
+            let unit = if be {
+                u16::from_be_bytes(pair)
+            } else {
+                u16::from_le_bytes(pair)
+            };
+            if unit >= 0x800 {
+                break;
+            }
+            v.shuffle(&HOLES[k]).store(d);
+            d.add(k).write(0xC0 | (unit >> 6) as u8);
+            d.add(k + 1).write(0x80 | (unit & 0x3F) as u8);
+            read += 15;
+            written += 16;
         }
     }
     (read, written)

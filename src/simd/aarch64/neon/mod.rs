@@ -345,6 +345,7 @@ unsafe fn bytes_from(v: uint8x16_t, s: usize) -> u32 {
 /// The transcoders' 16-byte lane is the NEON vector itself.
 impl TranscodeVector for uint8x16_t {
     type Lane = uint8x16_t;
+    const UTF16_LETTERS: bool = true;
 
     #[inline(always)]
     unsafe fn load_units(src: *const u8, be: bool) -> Self {
