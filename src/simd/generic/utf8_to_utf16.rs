@@ -540,6 +540,11 @@ unsafe fn sparse<V: TranscodeVector>(
 /// The ISA of `V` is enabled in the caller.
 #[inline(always)]
 pub(crate) unsafe fn utf8_to_utf16<V: TranscodeVector>(src: &[u8], dst: &mut [u16]) -> (usize, usize) {
+    if src.len() < BLOCK || dst.len() < BLOCK {
+        // Short inputs: the scalar kernel at once, before the loops' set-up (20 instructions a
+        // call at AVX2 on 16-byte inputs, 4%).
+        return scalar::utf8_to_utf16(src, dst);
+    }
     let (mut read, mut written) = (0, 0);
     // The sparse loop (ASCII, and a character at a time among it) hands over to the block
     // loop at a dense vector or an invalid sequence, and the block loop back to it after a
