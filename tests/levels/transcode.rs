@@ -182,6 +182,9 @@ fn utf16_bases() -> Vec<Vec<u16>> {
         // Sparse: a letter or two among ASCII (the one-letter vectors).
         "Größe über naïve Café, schön. ",
         "The quick brown fox ж jumps over the lazy dog. ",
+        // Runs below U+0800 (two vectors a round) that end in a long ASCII run.
+        "Ещё один пример текста, with a long run of ASCII after it. ",
+        "中文, 日本語, 한국어 and English text mixed in one line. ",
     ]
     .iter()
     .map(|s| s.encode_utf16().collect())
