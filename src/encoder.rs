@@ -401,13 +401,14 @@ impl Encoder {
         // Where the source's vector kernels may start again (`codecs::tuning::KERNEL_BACKOFF`),
         // carried from one source to the next across the unmappable characters (one source
         // for the whole call instead made short UTF-16 encodes slower).
-        let mut kernels_from: usize = 0;
+        let (mut kernels_from, mut backoff): (usize, usize) = (0, 0);
         loop {
             let mut out = ByteDest::new(&mut dst[written..effective_len]);
             let mut src = source(read);
-            src.set_kernels_from(kernels_from.saturating_sub(read));
+            src.set_kernels_from(kernels_from.saturating_sub(read), backoff);
             let result = Self::run(&mut self.variant, &mut src, &mut out, last);
-            kernels_from = read + src.kernels_from();
+            let (from, next) = src.kernels_from();
+            (kernels_from, backoff) = (read + from, next);
             read += src.read();
             written += out.written();
             match result {

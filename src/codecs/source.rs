@@ -54,13 +54,14 @@ pub(crate) trait Source {
     /// The kernels this source was made with (the encoder's level).
     fn kernels(&self) -> &'static Kernels;
     /// Where [`Source::encode_run`] may stage for the vector kernels again, in code units
-    /// from the source's start ([`KERNEL_BACKOFF`](crate::codecs::tuning::KERNEL_BACKOFF); 0 for a source that does not back off).
-    fn kernels_from(&self) -> usize {
-        0
+    /// from the source's start ([`KERNEL_BACKOFF`](crate::codecs::tuning::KERNEL_BACKOFF); 0 for a source that does not back off),
+    /// and how far it backs off after the next stage that makes no progress.
+    fn kernels_from(&self) -> (usize, usize) {
+        (0, 0)
     }
     /// Sets [`Source::kernels_from`] (for a source made after an unmappable character, from
-    /// the one before it).
-    fn set_kernels_from(&mut self, _at: usize) {}
+    /// the one before it; a backoff of 0 leaves the source's own).
+    fn set_kernels_from(&mut self, _at: usize, _backoff: usize) {}
 }
 
 /// How many of `units` (UTF-16) `used` stands for, rounded down to whole characters: a
@@ -81,6 +82,9 @@ pub(crate) struct Utf8Source<'a> {
     pub(super) kernels: &'static Kernels,
     /// No staging for the vector kernels before this byte ([`KERNEL_BACKOFF`](crate::codecs::tuning::KERNEL_BACKOFF)).
     pub(super) stage_from: usize,
+    /// How far past a stage that made no progress the next one waits: doubled at each, back to
+    /// [`KERNEL_BACKOFF`](crate::codecs::tuning::KERNEL_BACKOFF) after one that made some.
+    pub(super) stage_backoff: usize,
 }
 
 impl<'a> Utf8Source<'a> {
@@ -90,6 +94,7 @@ impl<'a> Utf8Source<'a> {
             pos: 0,
             kernels,
             stage_from: 0,
+            stage_backoff: crate::codecs::tuning::KERNEL_BACKOFF,
         }
     }
 }
@@ -172,12 +177,15 @@ impl Source for Utf8Source<'_> {
         self.kernels
     }
     #[inline(always)]
-    fn kernels_from(&self) -> usize {
-        self.stage_from
+    fn kernels_from(&self) -> (usize, usize) {
+        (self.stage_from, self.stage_backoff)
     }
     #[inline(always)]
-    fn set_kernels_from(&mut self, at: usize) {
+    fn set_kernels_from(&mut self, at: usize, backoff: usize) {
         self.stage_from = at;
+        if backoff > 0 {
+            self.stage_backoff = backoff;
+        }
     }
 }
 

@@ -57,6 +57,12 @@ pub(super) const WITH_UTF16_STAGE: usize = 256;
 /// `&#N;`) otherwise stages and looks up a whole block for every character.
 pub(super) const KERNEL_BACKOFF: usize = 3 * VECTOR_ENCODE_MIN;
 
+/// The farthest an encode run from UTF-8 backs off after stages that made no progress, one
+/// after another (each doubles the distance, carried from one source to the next across
+/// unmappable characters): Japanese into windows-1251 at NEON, 142 instructions a byte with a
+/// fixed [`KERNEL_BACKOFF`], 121 so (115 without staging).
+pub(super) const KERNEL_BACKOFF_MAX: usize = 32 * KERNEL_BACKOFF;
+
 /// Below this many UTF-16 code units left, an encode run into a single-byte encoding takes
 /// them in one scalar loop (`encode_runs::single_byte_units`); so does
 /// `Encoder::encode_from_utf16` for a whole input this short: a vector kernel's latency is

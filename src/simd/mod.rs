@@ -562,6 +562,10 @@ pub(crate) struct Tuning {
     /// the staged units, rather than character by character (see `codecs::encode_runs`), which
     /// pays only with vector kernels (set at AVX-512).
     pub(crate) stage_encode_in_utf16: bool,
+    /// The fewest UTF-8 bytes left for which an encode run stages UTF-16 for a single-byte
+    /// encoder (three times as many for the CJK encoders), where `stage_encode_in_utf16`:
+    /// the kernels' calls cost more than character by character on shorter ends.
+    pub(crate) stage_encode_min: usize,
 }
 
 impl Tuning {
@@ -570,6 +574,7 @@ impl Tuning {
         call_cjk_decode: false,
         call_legacy_encode: false,
         stage_encode_in_utf16: false,
+        stage_encode_min: 32,
     };
 }
 

@@ -221,6 +221,7 @@ pub(crate) const TABLE: Kernels = Kernels {
         // (docs/decisions.md, "utf16_to_legacy at AVX2").
         call_legacy_encode: false,
         stage_encode_in_utf16: false,
+        stage_encode_min: 32,
     },
 };
 

@@ -223,6 +223,7 @@ pub(crate) const TABLE: Kernels = Kernels {
         call_cjk_decode: true,
         call_legacy_encode: true,
         stage_encode_in_utf16: true,
+        stage_encode_min: 32,
     },
 };
 
