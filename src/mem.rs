@@ -331,10 +331,7 @@ pub fn utf16_valid_up_to(buffer: &[u16]) -> usize {
         u & 0xF800 == 0xD800 && unpaired(if i == 0 { 0 } else { unit(i - 1) }, u, unit(i + 1))
     };
     if n < N + 2 {
-        let any_surrogate = buffer
-            .iter()
-            .fold(0u8, |any, &u| any | u8::from(u & 0xF800 == 0xD800));
-        return if any_surrogate == 0 {
+        return if !any_surrogate(buffer) {
             n
         } else {
             (0..n).find(|&i| unpaired_at(i)).unwrap_or(n)
@@ -361,6 +358,22 @@ pub fn utf16_valid_up_to(buffer: &[u16]) -> usize {
     if unpaired_at(n - 1) { n - 1 } else { n }
 }
 
+/// Whether any of `units` is a surrogate: `u ^ 0xD800` is below 0x800 exactly for those.
+/// On NEON one reduction of the minimum (umin, then uminv: `mem/utf16_valid_up_to/ru` 0.547
+/// → 0.360 instructions a byte against the OR of comparisons); elsewhere the OR of
+/// comparisons (SSE2 has no unsigned u16 minimum; the OR of each unit's shortfall under 0x800,
+/// psubusw and por, ran at 46.6 GB/s against 57.8).
+#[inline(always)]
+fn any_surrogate(units: &[u16]) -> bool {
+    #[cfg(target_arch = "aarch64")]
+    return units.iter().fold(u16::MAX, |m, &u| m.min(u ^ 0xD800)) < 0x800;
+    #[cfg(not(target_arch = "aarch64"))]
+    return units
+        .iter()
+        .fold(0u8, |any, &u| any | u8::from(u & 0xF800 == 0xD800))
+        != 0;
+}
+
 /// Whether `u`, between `prev` and `next`, is an unpaired surrogate. Branch-free.
 #[inline(always)]
 fn unpaired(prev: u16, u: u16, next: u16) -> bool {
@@ -372,10 +385,7 @@ fn unpaired(prev: u16, u: u16, next: u16) -> bool {
 #[inline(always)]
 fn first_unpaired_in(w: &[u16; UNITS_PER_CHUNK + 2]) -> Option<usize> {
     const N: usize = UNITS_PER_CHUNK;
-    if w[1..=N]
-        .iter()
-        .fold(0u8, |any, &u| any | u8::from(u & 0xF800 == 0xD800))
-        == 0
+    if !any_surrogate(&w[1..=N])
         || (0..N).fold(0u8, |any, i| any | u8::from(unpaired(w[i], w[i + 1], w[i + 2]))) == 0
     {
         return None;
