@@ -284,9 +284,7 @@ unsafe fn convert8<L: Lane, const PAIRS: bool>(u: L) -> Option<Step<L>> {
         let below800 = u.below16(0x800);
         let two = L::mask_bits16(below800) as u32;
         // The trailing byte of a 2-, 3- or 4-byte character: 0x80 | u & 0x3F.
-        let last = u.and(L::splat16(0x3F)).or(L::splat16(0x80));
-        // (0xC0 | u >> 6, last) for u < 0x800.
-        let pair = u.shr16::<6>().or(L::splat16(0xC0)).or(last.shl16::<8>());
+        let (last, pair) = last_and_pair(u);
         if two == 0xFF {
             let v = L::select(below80, u, pair);
             let lo = v.shuffle(&ROWS12[one as usize]);
@@ -379,6 +377,20 @@ unsafe fn block_convertible<V: TranscodeVector>(src: *const u8, at: usize, be: b
     }
 }
 
+/// For each u16 lane `u`: the trailing byte of its 2- or 3-byte form, `0x80 | u & 0x3F`, and
+/// its 2-byte form, `(0xC0 | u >> 6, trailing byte)` (that of a unit below 0x800).
+///
+/// # Safety
+/// The ISA of `T` is enabled in the caller.
+#[inline(always)]
+unsafe fn last_and_pair<T: Vector>(u: T) -> (T, T) {
+    // SAFETY: register operations; ISA enabled per contract.
+    unsafe {
+        let last = u.and(T::splat16(0x3F)).or(T::splat16(0x80));
+        (last, u.shr16::<6>().or(T::splat16(0xC0)).or(last.shl16::<8>()))
+    }
+}
+
 /// The `V::LANES / 2` units of a vector, all below 0x800, as UTF-8 in their u16 lanes (1 or 2
 /// bytes each), and which are ASCII (a bit each): [`TwoBytes::put`] packs them.
 #[derive(Clone, Copy)]
@@ -395,9 +407,7 @@ impl<V: TranscodeVector> TwoBytes<V> {
     unsafe fn new(u: V) -> Self {
         // SAFETY: register operations; ISA enabled per contract.
         unsafe {
-            // The trailing byte: 0x80 | u & 0x3F; (0xC0 | u >> 6, trailing byte) for u >= 0x80.
-            let last = u.and(V::splat16(0x3F)).or(V::splat16(0x80));
-            let pair = u.shr16::<6>().or(V::splat16(0xC0)).or(last.shl16::<8>());
+            let (_, pair) = last_and_pair(u);
             let below80 = u.below16(0x80);
             TwoBytes {
                 v: V::select(below80, u, pair),
@@ -466,10 +476,7 @@ impl<V: TranscodeVector> ThreeBytes<V> {
     unsafe fn new(u: V) -> Self {
         // SAFETY: register operations; ISA enabled per contract.
         unsafe {
-            // The trailing byte of a 2- or 3-byte character: 0x80 | u & 0x3F.
-            let last = u.and(V::splat16(0x3F)).or(V::splat16(0x80));
-            // (0xC0 | u >> 6, last) for u < 0x800.
-            let pair = u.shr16::<6>().or(V::splat16(0xC0)).or(last.shl16::<8>());
+            let (last, pair) = last_and_pair(u);
             let below80 = u.below16(0x80);
             let below800 = u.below16(0x800);
             // (0xE0 | u >> 12, 0x80 | (u >> 6) & 0x3F) for u >= 0x800; `last` is the third.
