@@ -818,7 +818,9 @@ unsafe fn blocks<V: TranscodeVector>(
         if len == n {
             return (read, written, true);
         }
-        if whole {
+        // Runs after a block with half its units or more beyond ASCII (one byte more each),
+        // not after the letters of Latin-script text, which the blocks take alone.
+        if whole && 2 * len >= 3 * n {
             // SAFETY: `src` is `2 * units` readable bytes; ISA enabled per contract.
             (read, written) = unsafe { runs::<V>(src, units, be, dst, read, written) };
             ok = read + n <= units
