@@ -1117,9 +1117,50 @@ fn write_into_str(dst: &mut str, write: impl FnOnce(&mut OutBytes) -> usize) -> 
 // Latin1
 // ---------------------------------------------------------------------------------------
 
-/// Converts Latin1 to UTF-8 with the single-byte kernel over [`LATIN1_UPPER`], stopping
+/// Converts Latin1 to UTF-8 (the copy kernel, letters here, the single-byte kernel over
+/// [`LATIN1_UPPER`] for runs of them), stopping
 /// before the first byte whose UTF-8 does not fit. Writes nothing past what it returns.
 fn latin1_to_utf8(k: &Kernels, src: &[u8], dst: &mut OutBytes) -> (usize, usize) {
+    // ASCII runs with the copy kernel (four vectors a round, the bytes before a letter copied
+    // exactly); the letters between them (Latin-script text: one or two at a time) two bytes
+    // each here; a run of 8 letters or more goes on through the single-byte kernel, which
+    // converts mixed vectors whole (`Tuning::mem_latin1_by_runs`).
+    if !k.tuning().mem_latin1_by_runs {
+        return latin1_to_utf8_by_kernel(k, src, dst);
+    }
+    let (mut read, mut written) = (0, 0);
+    loop {
+        let n = k.copy_ascii(&src[read..], &mut dst[written..]);
+        read += n;
+        written += n;
+        // The end of the input, a full output (before ASCII), or a letter.
+        let start = read;
+        while let Some(&b) = src.get(read)
+            && b >= 0x80
+        {
+            let Some(out) = dst.get_mut(written..written + 2) else {
+                return (read, written);
+            };
+            write_bytes(out, &[0xC0 | b >> 6, 0x80 | (b & 0x3F)]);
+            read += 1;
+            written += 2;
+            if read - start == 8 {
+                let (r, w) = k.single_byte_to_utf8(&src[read..], &LATIN1_UPPER, &mut dst[written..]);
+                read += r;
+                written += w;
+                break;
+            }
+        }
+        if read == start {
+            // No letter: the end of the input, or no room for the ASCII byte there.
+            return (read, written);
+        }
+    }
+}
+
+/// [`latin1_to_utf8`] by the single-byte kernel over [`LATIN1_UPPER`] after an ASCII prefix
+/// (`Tuning::mem_latin1_by_runs` off).
+fn latin1_to_utf8_by_kernel(k: &Kernels, src: &[u8], dst: &mut OutBytes) -> (usize, usize) {
     // The ASCII prefix (often all of it) with the copy kernel, four vectors a round; the
     // single-byte kernel goes a vector at a time.
     let ascii = k.copy_ascii(src, dst);

@@ -516,5 +516,6 @@ pub(crate) static KERNELS: Kernels = Kernels {
         // 64-byte pieces of Russian to windows-1251: 22.9 instructions a byte unstaged, 30.5
         // staged from 32 bytes (docs/decisions.md, "Encoding from UTF-8 at NEON").
         stage_encode_min: 96,
+        mem_latin1_by_runs: true,
     },
 };

@@ -222,6 +222,7 @@ pub(crate) const TABLE: Kernels = Kernels {
         call_legacy_encode: false,
         stage_encode_in_utf16: false,
         stage_encode_min: 32,
+        mem_latin1_by_runs: false,
     },
 };
 

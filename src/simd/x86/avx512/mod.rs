@@ -224,6 +224,7 @@ pub(crate) const TABLE: Kernels = Kernels {
         call_legacy_encode: true,
         stage_encode_in_utf16: true,
         stage_encode_min: 32,
+        mem_latin1_by_runs: false,
     },
 };
 
