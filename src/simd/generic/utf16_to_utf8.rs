@@ -184,7 +184,7 @@ unsafe fn convertible<L: Lane, const PAIRS: bool>(u: L) -> bool {
             let (lead, trail) = surrogates(u);
             paired(lead, trail)
         } else {
-            !u.and(L::splat16(0xF800)).eq16(L::splat16(0xD800)).any()
+            !surrogate_lanes(u).any()
         }
     }
 }
@@ -296,7 +296,7 @@ unsafe fn convert8<L: Lane, const PAIRS: bool>(u: L) -> Option<Step<L>> {
                 units: 8,
             });
         }
-        let surrogate = u.and(L::splat16(0xF800)).eq16(L::splat16(0xD800));
+        let surrogate = surrogate_lanes(u);
         // (0xE0 | u >> 12, 0x80 | (u >> 6) & 0x3F) for u >= 0x800; `last` is the third byte.
         let lead3 = u.shr16::<12>().or(L::splat16(0xE0));
         let second3 = u.shr16::<6>().and(L::splat16(0x3F)).or(L::splat16(0x80));
@@ -373,8 +373,18 @@ unsafe fn block_convertible<V: TranscodeVector>(src: *const u8, at: usize, be: b
     // SAFETY: `V::LANES` readable bytes from `2 * at`; ISA enabled per contract.
     unsafe {
         let u = V::load_units(src.add(2 * at), be);
-        !u.and(V::splat16(0xF800)).eq16(V::splat16(0xD800)).any()
+        !surrogate_lanes(u).any()
     }
+}
+
+/// The u16 lanes of `u` that are surrogates (0xD800..=0xDFFF).
+///
+/// # Safety
+/// The ISA of `T` is enabled in the caller.
+#[inline(always)]
+unsafe fn surrogate_lanes<T: Vector>(u: T) -> T::Mask {
+    // SAFETY: register operations; ISA enabled per contract.
+    unsafe { u.and(T::splat16(0xF800)).eq16(T::splat16(0xD800)) }
 }
 
 /// For each u16 lane `u`: the trailing byte of its 2- or 3-byte form, `0x80 | u & 0x3F`, and
@@ -391,18 +401,37 @@ unsafe fn last_and_pair<T: Vector>(u: T) -> (T, T) {
     }
 }
 
+/// The UTF-8 of a vector in registers, for [`block`] and [`rounds`]: [`TwoBytes`] or
+/// [`ThreeBytes`].
+trait Packed<V>: Copy {
+    /// The [`Round`] this form is for.
+    const ROUND: Round;
+    /// # Safety
+    /// - The ISA of `V` is enabled in the caller.
+    /// - The units of `u` fit the form (below 0x800 for [`TwoBytes`], no surrogate for
+    ///   [`ThreeBytes`]).
+    unsafe fn new(u: V) -> Self;
+    /// Stores the UTF-8 with 16-byte stores; returns its length. They leave at most 8 bytes
+    /// of garbage after it with `TIGHT`, else at most 12, which the first 16-byte store of a
+    /// vector stored next covers (it holds 8 bytes or more: then at most 8 are left).
+    ///
+    /// # Safety
+    /// - The ISA of `V` is enabled in the caller.
+    /// - `dst` is valid for writing `block_room(V::LANES)` bytes.
+    unsafe fn put<const TIGHT: bool>(self, dst: *mut u8) -> usize;
+}
+
 /// The `V::LANES / 2` units of a vector, all below 0x800, as UTF-8 in their u16 lanes (1 or 2
-/// bytes each), and which are ASCII (a bit each): [`TwoBytes::put`] packs them.
+/// bytes each), and which are ASCII (a bit each): [`Packed::put`] packs them.
 #[derive(Clone, Copy)]
 struct TwoBytes<V> {
     v: V,
     one: u64,
 }
 
-impl<V: TranscodeVector> TwoBytes<V> {
-    /// # Safety
-    /// - The ISA of `V` is enabled in the caller.
-    /// - Every unit of `u` is below 0x800.
+impl<V: TranscodeVector> Packed<V> for TwoBytes<V> {
+    const ROUND: Round = Round::Two;
+
     #[inline(always)]
     unsafe fn new(u: V) -> Self {
         // SAFETY: register operations; ISA enabled per contract.
@@ -416,15 +445,11 @@ impl<V: TranscodeVector> TwoBytes<V> {
         }
     }
 
-    /// Stores the UTF-8 at `dst`, packed by a row per 8 units, with 16-byte stores of its
-    /// 16-byte lanes; returns the number of bytes. The stores leave at most 8 bytes of garbage
-    /// after them (a lane of 8 units holds 8 bytes or more of its 16).
-    ///
-    /// # Safety
-    /// - The ISA of `V` is enabled in the caller.
-    /// - `dst` is valid for writing `V::LANES + 8` bytes.
+    /// Packed by a row per 8 units, with 16-byte stores of its 16-byte lanes, which leave at
+    /// most 8 bytes of garbage with or without `TIGHT` (a lane of 8 units holds 8 bytes or more
+    /// of its 16); `V::LANES + 8 <= block_room(V::LANES)` bytes.
     #[inline(always)]
-    unsafe fn put(self, dst: *mut u8) -> usize {
+    unsafe fn put<const TIGHT: bool>(self, dst: *mut u8) -> usize {
         let mut at = 0;
         for j in 0..V::LANES / 16 {
             let one = (self.one >> (16 * j)) as u8;
@@ -460,7 +485,7 @@ unsafe fn load_pair<V: TranscodeVector>(src: *const u8, at: usize, be: bool) -> 
 
 /// The `V::LANES / 2` units of a vector, none a surrogate, as UTF-8 in their u16 lanes (1 or 2
 /// bytes each, the first two of 3), their trailing bytes, and by 2 bits a unit whether it is
-/// ASCII and below 0x800: [`ThreeBytes::put`] packs them.
+/// ASCII and below 0x800: [`Packed::put`] packs them.
 #[derive(Clone, Copy)]
 struct ThreeBytes<V> {
     v: V,
@@ -468,10 +493,9 @@ struct ThreeBytes<V> {
     bits: u64,
 }
 
-impl<V: TranscodeVector> ThreeBytes<V> {
-    /// # Safety
-    /// - The ISA of `V` is enabled in the caller.
-    /// - No unit of `u` is a surrogate.
+impl<V: TranscodeVector> Packed<V> for ThreeBytes<V> {
+    const ROUND: Round = Round::Three;
+
     #[inline(always)]
     unsafe fn new(u: V) -> Self {
         // SAFETY: register operations; ISA enabled per contract.
@@ -491,16 +515,9 @@ impl<V: TranscodeVector> ThreeBytes<V> {
         }
     }
 
-    /// Stores the UTF-8 at `dst`, a u32 lane a unit packed by a row per 4 units, with 16-byte
-    /// stores (with `TIGHT`, the last as 8 bytes when it holds 8 or fewer); returns the number
-    /// of bytes. With `TIGHT` the stores leave at most 8 bytes of garbage after them: the last
-    /// piece (4 units, 4 to 12 bytes) is stored as 8 bytes when it holds 8 or fewer, and the
-    /// piece before it (4 bytes or more) ends its 16 bytes at most 8 after both. Without, at
-    /// most 12, which the first 16-byte store of a vector stored next covers.
-    ///
-    /// # Safety
-    /// - The ISA of `V` is enabled in the caller.
-    /// - `dst` is valid for writing `block_room(V::LANES)` bytes.
+    /// A u32 lane a unit packed by a row per 4 units. With `TIGHT` the last piece (4 units, 4
+    /// to 12 bytes) is stored as 8 bytes when it holds 8 or fewer, and the piece before it (4
+    /// bytes or more) ends its 16 bytes at most 8 after both; without, at most 12 are left.
     #[inline(always)]
     unsafe fn put<const TIGHT: bool>(self, dst: *mut u8) -> usize {
         let lanes = V::LANES / 16;
@@ -556,11 +573,7 @@ unsafe fn round_of<V: TranscodeVector>(a: V, b: V) -> Round {
         if (0x80..0x800).contains(&max) {
             Round::Two
         } else if max >= 0x800 {
-            let (sa, sb) = (
-                a.and(V::splat16(0xF800)).eq16(V::splat16(0xD800)),
-                b.and(V::splat16(0xF800)).eq16(V::splat16(0xD800)),
-            );
-            if sa.or(sb).any() {
+            if surrogate_lanes(a).or(surrogate_lanes(b)).any() {
                 Round::Stop
             } else {
                 Round::Three
@@ -620,50 +633,20 @@ unsafe fn runs<V: TranscodeVector>(
     }
 }
 
-/// The UTF-8 of a vector in registers, for [`rounds`]: [`TwoBytes`] or [`ThreeBytes`].
-trait Packed<V>: Copy {
-    /// The [`Round`] this form is for.
-    const ROUND: Round;
-    /// # Safety
-    /// - The ISA of `V` is enabled in the caller.
-    /// - The units of `u` fit the form (below 0x800 for [`TwoBytes`], no surrogate for
-    ///   [`ThreeBytes`]).
-    unsafe fn new(u: V) -> Self;
-    /// Stores the UTF-8 with 16-byte stores; returns its length. They leave at most 8 bytes
-    /// of garbage after it with `TIGHT`, else at most 12, which the first 16-byte store of a
-    /// vector stored next covers (it holds 8 bytes or more: then at most 8 are left).
-    ///
-    /// # Safety
-    /// - The ISA of `V` is enabled in the caller.
-    /// - `dst` is valid for writing `block_room(V::LANES)` bytes.
-    unsafe fn put<const TIGHT: bool>(self, dst: *mut u8) -> usize;
-}
-
-impl<V: TranscodeVector> Packed<V> for TwoBytes<V> {
-    const ROUND: Round = Round::Two;
-    #[inline(always)]
-    unsafe fn new(u: V) -> Self {
-        // SAFETY: per contract.
-        unsafe { TwoBytes::new(u) }
-    }
-    #[inline(always)]
-    unsafe fn put<const TIGHT: bool>(self, dst: *mut u8) -> usize {
-        // SAFETY: per contract (`LANES + 8 <= block_room(LANES)` bytes).
-        unsafe { TwoBytes::put(self, dst) }
-    }
-}
-
-impl<V: TranscodeVector> Packed<V> for ThreeBytes<V> {
-    const ROUND: Round = Round::Three;
-    #[inline(always)]
-    unsafe fn new(u: V) -> Self {
-        // SAFETY: per contract.
-        unsafe { ThreeBytes::new(u) }
-    }
-    #[inline(always)]
-    unsafe fn put<const TIGHT: bool>(self, dst: *mut u8) -> usize {
-        // SAFETY: per contract.
-        unsafe { ThreeBytes::put::<TIGHT>(self, dst) }
+/// Stores the UTF-8 of a round's two vectors at `dst`: the first with the garbage its last
+/// store leaves (at most 12 bytes, under the second's first 16-byte store), the second
+/// `TIGHT` (at most 8 bytes of garbage); returns the number of bytes.
+///
+/// # Safety
+/// - The ISA of `V` is enabled in the caller.
+/// - `dst` is valid for writing `3 * V::LANES + 16` bytes: the first vector's `3n + 12` at
+///   most, the second's from at most `3n` (`n = V::LANES / 2`).
+#[inline(always)]
+unsafe fn put_pair<V: TranscodeVector, P: Packed<V>>(x: P, y: P, dst: *mut u8) -> usize {
+    // SAFETY: per contract.
+    unsafe {
+        let len = x.put::<false>(dst);
+        len + y.put::<true>(dst.add(len))
     }
 }
 
@@ -701,13 +684,8 @@ unsafe fn rounds<V: TranscodeVector, P: Packed<V>>(
             round = unsafe { round_of(a, b) };
             if round == P::ROUND {
                 // SAFETY: `written + room <= dst.len()` (per contract, then as tested
-                // before the round): the first vector's `3n + 8` bytes at most, the
-                // second's from at most `3n`; ISA enabled per contract.
-                unsafe {
-                    let d = dst.as_mut_ptr().cast::<u8>().add(written);
-                    let len = x.put::<false>(d);
-                    written += len + y.put::<true>(d.add(len));
-                }
+                // before the round); ISA enabled per contract.
+                written += unsafe { put_pair(x, y, dst.as_mut_ptr().cast::<u8>().add(written)) };
                 read = next;
                 continue;
             }
@@ -721,21 +699,13 @@ unsafe fn rounds<V: TranscodeVector, P: Packed<V>>(
                 && unsafe { block_convertible::<V>(src, next, be) });
         if whole {
             // SAFETY: as above.
-            unsafe {
-                let d = dst.as_mut_ptr().cast::<u8>().add(written);
-                let len = x.put::<false>(d);
-                written += len + y.put::<true>(d.add(len));
-            }
+            written += unsafe { put_pair(x, y, dst.as_mut_ptr().cast::<u8>().add(written)) };
         } else {
             let mut buf = [0u8; 3 * 32 + 16];
             debug_assert!(room <= buf.len());
             // SAFETY: `room <= 112` bytes of `buf` (`LANES <= 32` where this runs); ISA
             // enabled per contract.
-            let len = unsafe {
-                let d = buf.as_mut_ptr();
-                let len = x.put::<false>(d);
-                len + y.put::<true>(d.add(len))
-            };
+            let len = unsafe { put_pair(x, y, buf.as_mut_ptr()) };
             copy_exact(&buf[..len], &mut dst[written..]);
             written += len;
         }
@@ -762,7 +732,7 @@ unsafe fn block<V: TranscodeVector>(u: V, dst: *mut u8) -> usize {
             return V::LANES / 2;
         }
         if max < 0x800 {
-            return TwoBytes::new(u).put(dst);
+            return TwoBytes::new(u).put::<true>(dst);
         }
         ThreeBytes::new(u).put::<true>(dst)
     }
