@@ -36,7 +36,8 @@
 //! level the harness forces.
 //!
 //! Inputs: the Wikipedia article on Mars (`ru`, `ja`, `de`, `zh_cn`) and the Japanese HTML
-//! page (`ja.html`, ASCII-heavy markup), as UTF-8 or in a legacy encoding made from them at
+//! page (`ja.html`, ASCII-heavy markup), as UTF-8, as UTF-16LE (`UTF-16LE/ru`,
+//! `UTF-16LE/ja.html`: the same texts, no BOM), or in a legacy encoding made from them at
 //! start-up with simdenc's encoder (unmappable characters as `&#N;`). The encode inputs
 //! `windows-1251/ru` and `Shift_JIS/ja` are made mappable at start-up (the texts' few
 //! characters outside the encoding are replaced by their `&#N;`, as decoding the standard's
@@ -168,6 +169,8 @@ const SJIS_JA_HTML: DecodeCase = (simdenc::SHIFT_JIS, "ja.html", ja_html);
 const UTF8_DE: DecodeCase = (simdenc::UTF_8, "de", de);
 const W1252_DE: DecodeCase = (simdenc::WINDOWS_1252, "de", de);
 const GB18030_ZH_CN: DecodeCase = (simdenc::GB18030, "zh_cn", zh_cn);
+const UTF16LE_RU: DecodeCase = (simdenc::UTF_16LE, "ru", ru);
+const UTF16LE_JA_HTML: DecodeCase = (simdenc::UTF_16LE, "ja.html", ja_html);
 
 /// Every decode input, for the calls measured on all of them.
 const ALL_DECODE: &[DecodeCase] = &[
@@ -180,6 +183,8 @@ const ALL_DECODE: &[DecodeCase] = &[
     UTF8_DE,
     W1252_DE,
     GB18030_ZH_CN,
+    UTF16LE_RU,
+    UTF16LE_JA_HTML,
 ];
 
 /// The decode workloads, in table order: each call with the inputs it is measured on.
@@ -191,7 +196,10 @@ const DECODE_PLAN: [(DecodeCall, &[DecodeCase]); 11] = [
     (DecodeCall::ToString, ALL_DECODE),
     (DecodeCall::ToStringNoRepl, &[UTF8_RU, W1251_RU, SJIS_JA]),
     (DecodeCall::ToStr, &[UTF8_RU, W1251_RU, SJIS_JA, GB18030_ZH_CN]),
-    (DecodeCall::TextDecoder, &[UTF8_RU, UTF8_JA_HTML, W1251_RU]),
+    (
+        DecodeCall::TextDecoder,
+        &[UTF8_RU, UTF8_JA_HTML, W1251_RU, UTF16LE_RU],
+    ),
     (DecodeCall::DecodeReader, &[UTF8_RU, W1251_RU, SJIS_JA]),
     (DecodeCall::TextDecoderStream, &[UTF8_RU, W1251_RU]),
     (DecodeCall::Slice, ALL_DECODE),
