@@ -251,6 +251,10 @@ pub(crate) fn put_utf8(c: u32, dst: &mut OutBytes) -> usize {
 }
 
 pub(crate) fn utf16_to_utf8(src: &[u16], dst: &mut OutBytes) -> (usize, usize) {
+    if src.len() < 16 {
+        // Short inputs (the tails of the vector kernels, short pieces): one loop, not two.
+        return utf16_to_utf8_each(src, dst);
+    }
     let (mut read, mut written) = (0, 0);
     // While 4 bytes of output are left every character fits: one bounds check a character,
     // for a 4-byte window of which it writes the character's bytes only (with one check per

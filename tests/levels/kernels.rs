@@ -245,7 +245,7 @@ fn cjk(k: KernelTable, rng: &mut Rng, quick: bool) -> usize {
 /// with a character or an error a few bytes around a block edge, and outputs cut anywhere:
 /// validation, the UTF-8 copy and UTF-8 to UTF-16 equal to scalar.
 fn utf8_blocks(k: KernelTable, rng: &mut Rng, quick: bool) -> usize {
-    const SPECIALS: [&[u8]; 8] = [
+    const SPECIALS: [&[u8]; 10] = [
         b"\xC3\xA9",
         b"\xE6\x97\xA5",
         b"\xF0\x9F\x98\x80",
@@ -254,6 +254,9 @@ fn utf8_blocks(k: KernelTable, rng: &mut Rng, quick: bool) -> usize {
         b"\x80",
         b"\xED\xA0\x80",
         b"\xFF",
+        // Overlong 2-byte forms: what the 1-2-byte blocks of `utf8_to_utf16` check apart.
+        b"\xC1\xBF",
+        b"\xC0\x80",
     ];
     const LETTERS: [&str; 3] = ["é", "ж", "日"];
     let mut checks = 0;

@@ -1199,7 +1199,16 @@ fn script_text(script: &str, len: usize) -> String {
 /// `stride()`-th under emulation), at a few alignments, for every output size up to what the
 /// whole text needs (the output fills mid-block, mid-step and mid-character).
 pub fn utf8_to_utf16_scripts_and_output_sizes() {
-    let specials: [&[u8]; 4] = [b"\xFF", b"\x80", b"\xE6\x97", b"\xF0\x9F\x98"];
+    // An invalid byte, a stray continuation byte, cut 3- and 4-byte characters, and for the
+    // 1-2-byte blocks a cut 2-byte character and an overlong form.
+    let specials: [&[u8]; 6] = [
+        b"\xFF",
+        b"\x80",
+        b"\xE6\x97",
+        b"\xF0\x9F\x98",
+        b"\xD0",
+        b"\xC1\xBF",
+    ];
     let lens: &[usize] = if quick() {
         &[70, 200]
     } else {

@@ -54,6 +54,22 @@ pub(crate) trait TranscodeVector: Utf8Vector + Vector<Mask = Self> {
     /// # Safety
     /// The ISA is enabled in the caller.
     unsafe fn max_class16(self) -> u16;
+    /// The larger of each pair of bytes (unsigned).
+    ///
+    /// # Safety
+    /// The ISA is enabled in the caller.
+    unsafe fn max8(self, other: Self) -> Self;
+    /// The high bit of each byte set exactly where the byte is 0xC0 or more (the lead of a
+    /// multi-byte sequence, or no UTF-8 byte at all); the other bits unspecified.
+    ///
+    /// # Safety
+    /// The ISA is enabled in the caller.
+    #[inline(always)]
+    unsafe fn leads(self) -> Self {
+        // SAFETY: ISA enabled per contract. Bit 7 of each byte and bit 6 moved onto it (a u16
+        // shift by one moves each byte's bit 6 to its bit 7).
+        unsafe { self.and(self.shl16::<1>()) }
+    }
     /// The 16-byte lane `j` (`j < LANES / 16`).
     ///
     /// # Safety
@@ -67,6 +83,18 @@ pub(crate) trait TranscodeVector: Utf8Vector + Vector<Mask = Self> {
     /// # Safety
     /// The ISA is enabled in the caller.
     unsafe fn utf8_to_utf16_blocks(
+        src: &[u8],
+        dst: &mut [u16],
+        read: usize,
+        written: usize,
+    ) -> (usize, usize, bool);
+    /// [`super::utf8_to_utf16::two_byte_blocks`] at this level, out of line: in the block
+    /// loop's function its constants took the registers of the general steps, which then
+    /// spilled (CJK at NEON: 8% more instructions).
+    ///
+    /// # Safety
+    /// The ISA is enabled in the caller; `read` is a character boundary of `src`.
+    unsafe fn utf8_to_utf16_two_byte_blocks(
         src: &[u8],
         dst: &mut [u16],
         read: usize,
@@ -141,6 +169,13 @@ pub(crate) trait Lane: Vector<Mask = Self> {
         // SAFETY: ISA enabled per contract.
         unsafe { self.high_mask() }
     }
+    /// The bytes of `self` and `other` interleaved, in order: `[s0, o0, s1, o1, ...]`, the
+    /// first 8 of each in the first result (u16 lanes with `self` the low byte), the rest in
+    /// the second.
+    ///
+    /// # Safety
+    /// The ISA is enabled in the caller.
+    unsafe fn zip8(self, other: Self) -> [Self; 2];
     /// The two bytes of every u16 lane swapped (big-endian units to little-endian).
     ///
     /// # Safety

@@ -200,6 +200,43 @@ static STEP_ROWS: [[u8; 16]; ROWS] = step_rows();
 static STEP_INDEX: [[u8; 2]; 4096] = step_index();
 static PACK_ROWS: ([[u8; 16]; 64], [u8; 64]) = pack_rows();
 
+/// For the 8 units of 8 bytes of 1-2-byte characters (a unit per byte, [`two_byte_block`])
+/// and the bits `m` of those that end a character: `[front, back]`, `front` the shuffle that
+/// packs the kept units to the front, `back` the one that puts the last 4 of them (or all, if
+/// fewer) in units 0..4; and their number.
+const fn compact_rows() -> ([[[u8; 16]; 2]; 256], [u8; 256]) {
+    let mut rows = [[[NONE; 16]; 2]; 256];
+    let mut counts = [0u8; 256];
+    let mut m = 0;
+    while m < 256 {
+        let mut kept = [0u8; 8];
+        let (mut n, mut k) = (0, 0);
+        while k < 8 {
+            if (m >> k) & 1 == 1 {
+                kept[n] = k as u8;
+                n += 1;
+            }
+            k += 1;
+        }
+        let from = n.saturating_sub(4);
+        let mut j = 0;
+        while j < n {
+            rows[m][0][2 * j] = 2 * kept[j];
+            rows[m][0][2 * j + 1] = 2 * kept[j] + 1;
+            if j >= from {
+                rows[m][1][2 * (j - from)] = 2 * kept[j];
+                rows[m][1][2 * (j - from) + 1] = 2 * kept[j] + 1;
+            }
+            j += 1;
+        }
+        counts[m] = n as u8;
+        m += 1;
+    }
+    (rows, counts)
+}
+
+static COMPACT_ROWS: ([[[u8; 16]; 2]; 256], [u8; 256]) = compact_rows();
+
 /// Reverses the bytes of each u32 lane: four 4-byte characters to the lanes of
 /// [`assemble_four`].
 const REVERSE32: [u8; 16] = [3, 2, 1, 0, 7, 6, 5, 4, 11, 10, 9, 8, 15, 14, 13, 12];
@@ -315,6 +352,138 @@ unsafe fn continuation_bits<V: TranscodeVector>(p: *const u8) -> u64 {
         i += V::LANES;
     }
     bits
+}
+
+/// Converts a block of 1-2-byte characters (Cyrillic, Greek, Hebrew, Arabic, Armenian text
+/// and the ASCII among it) at the character boundary `p`, if it is one: `Some((read,
+/// written, leads))`, `leads` the number of 2-byte characters; `None` if a byte is 0xE0 or
+/// more or the block is not valid UTF-8 (the general steps take it then).
+///
+/// ```text
+/// every byte below 0xE0: one maximum
+/// valid: no continuation byte without a lead before it, no lead without one after it
+///     (but the last byte's), no 0xC0 or 0xC1 — shifts and compares, no lookup
+/// a unit per byte: ASCII: the byte; continuation: its 6 bits and the 5 of the lead before
+///     it; a lead: dropped. Two byte vectors (the unit's low and high byte), interleaved
+/// 8 units at a time: the kept ones (bytes that end a character) packed by a row looked up by
+///     their 8 bits, and stored whole (the next store overwrites the units past the kept
+///     ones); the last 8 as two stores of 4 units, which end at the last kept one
+/// a lead in the last byte: its character is the next block's
+/// ```
+/// Every store ends at or before unit 64 of `d` and nothing past the written units changes.
+///
+/// # Safety
+/// - The ISA of `V` is enabled in the caller.
+/// - `v` are the `BLOCK / LANES` vectors of the 64 bytes at `p`; `d` is valid for writing 64
+///   units.
+#[inline(always)]
+unsafe fn two_byte_block<V: TranscodeVector>(v: &[V; 4], d: *mut u16) -> Option<(usize, usize, u32)> {
+    let vectors = BLOCK / V::LANES;
+    // SAFETY: register operations, the table rows and the stores below; ISA enabled per
+    // contract.
+    unsafe {
+        let mut top = v[0];
+        for v in v.iter().take(vectors).skip(1) {
+            top = top.max8(*v);
+        }
+        if top.saturating_sub(V::splat(0xDF)).any() {
+            return None;
+        }
+        // The high bit of each byte of `bad`: a continuation byte and the byte before it a
+        // lead disagree, or a lead of an overlong form (0xC0, 0xC1).
+        let (mut bad, mut lead_prev) = (V::splat(0), V::splat(0));
+        let mut leads = [V::splat(0); 4];
+        for (i, v) in v.iter().enumerate().take(vectors) {
+            let lead = v.leads();
+            let overlong = v.and(V::splat(0xFE)).eq8(V::splat(0xC0));
+            bad = bad.or(v.continuations().xor(lead.prev1(lead_prev))).or(overlong);
+            leads[i] = lead;
+            lead_prev = lead;
+        }
+        if bad.any_high() {
+            return None;
+        }
+        let lead_bits = if vectors == 4 {
+            V::high_mask4(leads[0], leads[1], leads[2], leads[3])
+        } else {
+            let mut bits = 0;
+            for (i, lead) in leads.iter().enumerate().take(vectors) {
+                bits |= lead.high_mask() << (i * V::LANES);
+            }
+            bits
+        };
+        let keep = !lead_bits;
+        let (rows, counts) = &COMPACT_ROWS;
+        let (mut w, mut payload_prev) = (0, V::splat(0));
+        for (i, v) in v.iter().enumerate().take(vectors) {
+            // The lead's 5 bits (`b - 0xC0`) before each continuation byte, 0 elsewhere.
+            let payload = v.saturating_sub(V::splat(0xC0));
+            let high = payload.prev1(payload_prev);
+            payload_prev = payload;
+            // Low byte: the byte's 7 bits (a continuation's 6) and the lead's 2 low bits;
+            // high byte: the lead's 3 high bits (byte shifts as u16 ones, masked).
+            let low = v.and(V::splat(0x7F)).or(high.shl16::<6>().and(V::splat(0xC0)));
+            let high = high.shr16::<2>().and(V::splat(0x07));
+            for j in 0..V::LANES / 16 {
+                let units = low.lane(j).zip8(high.lane(j));
+                for (k, u) in units.iter().enumerate() {
+                    let at = i * V::LANES + 16 * j + 8 * k;
+                    let m = ((keep >> at) & 0xFF) as usize;
+                    let n = usize::from(counts[m]);
+                    if at + 8 < BLOCK {
+                        // `w <= at` (a unit per byte at most): units `w..w + 8 <= 64`.
+                        u.shuffle(&rows[m][0]).store(d.add(w).cast());
+                    } else {
+                        // 8 bytes of valid 1-2-byte characters end at least 4 of them
+                        // (`n >= 4`): units `w..w + 4` and `w + n - 4..w + n`, `w + n <= 64`.
+                        u.shuffle(&rows[m][0]).store8(d.add(w).cast());
+                        u.shuffle(&rows[m][1]).store8(d.add(w + n - 4).cast());
+                    }
+                    w += n;
+                }
+            }
+        }
+        Some((BLOCK - (lead_bits >> 63) as usize, w, lead_bits.count_ones()))
+    }
+}
+
+/// The loop of [`two_byte_block`]s from the character boundary `read`, while 64 bytes and 64
+/// units are left: `(read, written, sparse)`, `sparse` after a block with at most
+/// [`SPARSE_MAX`] 2-byte characters (the sparse loop goes on from there), else it stopped at
+/// a block that is not one (a byte of 0xE0 or more, an error) or where a block no longer fits.
+///
+/// # Safety
+/// The ISA of `V` is enabled in the caller.
+#[inline(always)]
+pub(crate) unsafe fn two_byte_blocks<V: TranscodeVector>(
+    src: &[u8],
+    dst: &mut [u16],
+    mut read: usize,
+    mut written: usize,
+) -> (usize, usize, bool) {
+    while read + BLOCK <= src.len() && written + BLOCK <= dst.len() {
+        let vectors = BLOCK / V::LANES;
+        // SAFETY: `read + 64 <= src.len()`, `written + 64 <= dst.len()`: the loads read the 64
+        // bytes at `read`, the block writes inside the 64 units at `written`; ISA enabled per
+        // contract; `read` is a character boundary (the caller's, then a block's end).
+        let block = unsafe {
+            let (p, d) = (src.as_ptr().add(read), dst.as_mut_ptr().add(written));
+            let mut v = [V::load(p); 4];
+            for (i, slot) in v.iter_mut().enumerate().take(vectors).skip(1) {
+                *slot = V::load(p.add(i * V::LANES));
+            }
+            two_byte_block::<V>(&v, d)
+        };
+        let Some((r, w, leads)) = block else {
+            break;
+        };
+        read += r;
+        written += w;
+        if leads <= SPARSE_MAX {
+            return (read, written, true);
+        }
+    }
+    (read, written, false)
 }
 
 /// Whether the last byte of a validated `block` ends a character: it is ASCII, or the
@@ -547,20 +716,36 @@ pub(crate) unsafe fn utf8_to_utf16<V: TranscodeVector>(src: &[u8], dst: &mut [u1
     }
     let (mut read, mut written) = (0, 0);
     // The sparse loop (ASCII, and a character at a time among it) hands over to the block
-    // loop at a dense vector or an invalid sequence, and the block loop back to it after a
-    // block of ASCII or with few continuation bytes. The block loop is out of line (see
-    // `TranscodeVector::utf8_to_utf16_blocks`).
+    // loops at a dense vector or an invalid sequence: the 1-2-byte loop first, then the
+    // general one from the first block that is not 1-2-byte. Both go back to the sparse loop
+    // after a block of ASCII or with few non-ASCII characters, and the general one after a
+    // block that is 1-2-byte too (the sparse loop hands it on to the 1-2-byte loop at once).
+    // Both block loops are out of line (see `TranscodeVector::utf8_to_utf16_blocks`), and
+    // neither calls the other: a call inside the general loop made it keep its constants in
+    // memory (x86: every vector register is the caller's to save; CJK 16% more instructions
+    // at AVX2), and a third way out of it cost CJK 5%.
+    let (src_len, dst_len) = (src.len(), dst.len());
+    let fits = |read: usize, written: usize| read + BLOCK <= src_len && written + BLOCK <= dst_len;
     loop {
         // SAFETY: ISA enabled per contract.
         (read, written) = unsafe { sparse::<V>(src, dst, read, written) };
-        if read + BLOCK > src.len() || written + BLOCK > dst.len() {
+        if !fits(read, written) {
             // Not even a block: no call (its set-up cost short inputs 2-10%).
             break;
         }
-        // SAFETY: ISA enabled per contract.
-        let (r, w, again) = unsafe { V::utf8_to_utf16_blocks(src, dst, read, written) };
+        // SAFETY: ISA enabled per contract; `read` is a character boundary.
+        let (r, w, to_sparse) = unsafe { V::utf8_to_utf16_two_byte_blocks(src, dst, read, written) };
         (read, written) = (r, w);
-        if !again {
+        if to_sparse {
+            continue;
+        }
+        if !fits(read, written) {
+            break;
+        }
+        // SAFETY: ISA enabled per contract.
+        let (r, w, to_sparse) = unsafe { V::utf8_to_utf16_blocks(src, dst, read, written) };
+        (read, written) = (r, w);
+        if !to_sparse {
             break;
         }
     }
@@ -570,9 +755,9 @@ pub(crate) unsafe fn utf8_to_utf16<V: TranscodeVector>(src: &[u8], dst: &mut [u1
 
 /// The block loop: converts 64-byte blocks from the character boundary `read`, validated,
 /// then in steps of 16 ASCII bytes or of 8, 6, 4 or 3 characters: `(read, written, sparse)`,
-/// `sparse` after a block of ASCII or with at most [`SPARSE_MAX`] continuation bytes (the
-/// sparse loop goes on from there), else it stopped at an invalid sequence or where a block
-/// no longer fits.
+/// `sparse` after a block of ASCII, with at most [`SPARSE_MAX`] continuation bytes, or with
+/// 1-2-byte characters only (the sparse loop goes on from there, then the 1-2-byte loop),
+/// else it stopped at an invalid sequence or where a block no longer fits.
 ///
 /// # Safety
 /// The ISA of `V` is enabled in the caller.
@@ -622,7 +807,6 @@ pub(crate) unsafe fn blocks<V: TranscodeVector>(
             }
             // SAFETY: as above.
             let cont = unsafe { continuation_bits::<V>(p) };
-            let light = cont.count_ones() <= SPARSE_MAX;
             let last = last_ends(&src[read..read + BLOCK]);
             let ends = (!(cont >> 1) & (u64::MAX >> 1)) | (u64::from(last) << 63);
             // `w <= pos` (a unit per byte at most), so every store below ends at or before unit
@@ -724,7 +908,15 @@ pub(crate) unsafe fn blocks<V: TranscodeVector>(
             }
             read += pos;
             written += w;
-            if light {
+            // Back to the sparse loop (which hands over to the 1-2-byte loop first) after few
+            // continuation bytes, or after a block with no two bytes in a row that do not end a
+            // character (1-2-byte characters only, in a valid block; the block the 1-2-byte
+            // loop gave up on has longer ones, or a lead of 3 or 4 bytes at its end). Both
+            // from `ends` (the continuation bits are `!ends << 1` but for byte 0, which is not
+            // one at a character boundary): `cont` kept for here took a register from the
+            // steps, and a test of `cont` a constant (CJK at AVX2: 5% more instructions).
+            let cont = !ends << 1;
+            if !ends & (!ends >> 1) == 0 || cont.count_ones() <= SPARSE_MAX {
                 return (read, written, true);
             }
         }

@@ -378,6 +378,16 @@ impl TranscodeVector for uint8x16_t {
         unsafe { vmaxvq_u16(vreinterpretq_u16_u8(self)) }
     }
     #[inline(always)]
+    unsafe fn max8(self, other: Self) -> Self {
+        // SAFETY: NEON is baseline.
+        unsafe { vmaxq_u8(self, other) }
+    }
+    #[inline(always)]
+    unsafe fn leads(self) -> Self {
+        // SAFETY: NEON is baseline.
+        unsafe { vcgeq_u8(self, vdupq_n_u8(0xC0)) }
+    }
+    #[inline(always)]
     unsafe fn lane(self, _j: usize) -> Self {
         self
     }
@@ -390,6 +400,16 @@ impl TranscodeVector for uint8x16_t {
     ) -> (usize, usize, bool) {
         // SAFETY: NEON is baseline.
         unsafe { generic::utf8_to_utf16::blocks::<Self>(src, dst, read, written) }
+    }
+    #[inline(never)]
+    unsafe fn utf8_to_utf16_two_byte_blocks(
+        src: &[u8],
+        dst: &mut [u16],
+        read: usize,
+        written: usize,
+    ) -> (usize, usize, bool) {
+        // SAFETY: NEON is baseline; `read` is a character boundary per the contract.
+        unsafe { generic::utf8_to_utf16::two_byte_blocks::<Self>(src, dst, read, written) }
     }
 }
 
@@ -446,6 +466,11 @@ impl Lane for uint8x16_t {
         // SAFETY: the 16 bytes of `row` are readable. `tbl` writes a zero for indices of 16
         // and more, 0xFF included.
         unsafe { vqtbl1q_u8(self, vld1q_u8(row.as_ptr())) }
+    }
+    #[inline(always)]
+    unsafe fn zip8(self, other: Self) -> [Self; 2] {
+        // SAFETY: NEON is baseline.
+        unsafe { [vzip1q_u8(self, other), vzip2q_u8(self, other)] }
     }
     #[inline(always)]
     unsafe fn swap_bytes16(self) -> Self {

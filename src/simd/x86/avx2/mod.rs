@@ -479,6 +479,11 @@ impl TranscodeVector for __m256i {
         }
     }
     #[inline(always)]
+    unsafe fn max8(self, other: Self) -> Self {
+        // SAFETY: AVX2 per the trait contract.
+        unsafe { _mm256_max_epu8(self, other) }
+    }
+    #[inline(always)]
     unsafe fn lane(self, j: usize) -> Xmm {
         // SAFETY: AVX2 per the trait contract.
         unsafe {
@@ -499,6 +504,17 @@ impl TranscodeVector for __m256i {
         // SAFETY: the caller has AVX2 enabled (the trait contract), which `utf8_to_utf16_blocks`
         // needs.
         unsafe { utf8_to_utf16_blocks(src, dst, read, written) }
+    }
+    #[inline(always)]
+    unsafe fn utf8_to_utf16_two_byte_blocks(
+        src: &[u8],
+        dst: &mut [u16],
+        read: usize,
+        written: usize,
+    ) -> (usize, usize, bool) {
+        // SAFETY: the caller has AVX2 enabled (the trait contract), which the function needs;
+        // `read` is a character boundary per the contract.
+        unsafe { utf8_to_utf16_two_byte_blocks(src, dst, read, written) }
     }
 }
 
@@ -686,6 +702,16 @@ impl Lane for Xmm {
         unsafe { Xmm(_mm_shuffle_epi8(self.0, _mm_loadu_si128(row.as_ptr().cast()))) }
     }
     #[inline(always)]
+    unsafe fn zip8(self, other: Self) -> [Self; 2] {
+        // SAFETY: SSE2 per the trait contract.
+        unsafe {
+            [
+                Xmm(_mm_unpacklo_epi8(self.0, other.0)),
+                Xmm(_mm_unpackhi_epi8(self.0, other.0)),
+            ]
+        }
+    }
+    #[inline(always)]
     unsafe fn swap_bytes16(self) -> Self {
         // SAFETY: SSSE3 per the trait contract.
         unsafe { Xmm(_mm_shuffle_epi8(self.0, _mm256_castsi256_si128(swap16()))) }
@@ -698,6 +724,14 @@ super::with_features! { avx2,
     fn utf8_to_utf16_blocks(src: &[u8], dst: &mut [u16], read: usize, written: usize) -> (usize, usize, bool) {
         // SAFETY: AVX2's features are enabled on this function.
         unsafe { generic::utf8_to_utf16::blocks::<__m256i>(src, dst, read, written) }
+    }
+    /// `TranscodeVector::utf8_to_utf16_two_byte_blocks`: out of line, with this level's
+    /// features.
+    #[inline(never)]
+    fn utf8_to_utf16_two_byte_blocks(src: &[u8], dst: &mut [u16], read: usize, written: usize) -> (usize, usize, bool) {
+        // SAFETY: AVX2's features are enabled on this function; the caller passes a character
+        // boundary `read` (the trait method's contract).
+        unsafe { generic::utf8_to_utf16::two_byte_blocks::<__m256i>(src, dst, read, written) }
     }
 }
 
