@@ -605,6 +605,9 @@ fn has_bidi_lead(bytes: &[u8]) -> bool {
 fn starts_with_bidi(bytes: &[u8]) -> bool {
     match *bytes {
         [b0, ..] if !is_bidi_lead(b0) => false,
+        // U+05C0..=U+07FF (Hebrew letters, Arabic, Syriac, Thaana, NKo): how right-to-left
+        // text starts, answered without the whole test.
+        [0xD7..=0xDF, ..] => true,
         [b0, b1, b2, ..] => starts_bidi(b0, b1, b2),
         [b0, b1] => starts_bidi(b0, b1, 0),
         _ => false,
@@ -707,14 +710,60 @@ pub fn is_utf16_bidi(buffer: &[u16]) -> bool {
         || !tail.is_empty() && chunk_has_bidi(buffer[buffer.len() - N..].try_into().unwrap_or(&[0; N]))
 }
 
-/// Whether a unit of `chunk` is right-to-left ([`is_utf16_bidi`]).
+/// Whether a unit of `chunk` is right-to-left ([`is_utf16_bidi`]): no unit from U+0590 on
+/// rules it out (Latin, Greek, Cyrillic text), then three ranges without right-to-left
+/// units ([`far_from_bidi`]: CJK text), then a cheaper superset of the test
+/// ([`near_bidi_unit`]: the dashes and quotes of General Punctuation), then the whole test.
 #[inline(always)]
 fn chunk_has_bidi(chunk: &[u16; UNITS_PER_CHUNK]) -> bool {
-    chunk.iter().fold(0, |max, &u| max.max(u)) >= 0x0590
+    // Any unit from U+0590 on: on aarch64 a maximum (`umax`, one `umaxv`: an OR of saturated
+    // differences took 0.27 -> 0.43 instructions a byte on Russian), elsewhere an OR of
+    // saturated differences (SSE2 has no u16 maximum: it took twice the operations).
+    let beyond_hebrew = if cfg!(target_arch = "aarch64") {
+        chunk.iter().fold(0, |max, &u| max.max(u)) >= 0x0590
+    } else {
+        chunk.iter().fold(0, |any, &u| any | u.saturating_sub(0x058F)) != 0
+    };
+    beyond_hebrew
+        && chunk
+            .iter()
+            .fold(0u8, |any, &u| any | u8::from(!far_from_bidi(u)))
+            != 0
+        && chunk
+            .iter()
+            .fold(0u8, |any, &u| any | u8::from(near_bidi_unit(u)))
+            != 0
         && chunk
             .iter()
             .fold(0u8, |any, &u| any | u8::from(is_utf16_code_unit_bidi(u)))
             != 0
+}
+
+/// Whether `u` lies in one of three ranges without right-to-left units: U+FF00..U+058F
+/// (wrapping: the halfwidth and fullwidth forms, and below Hebrew), U+0900..U+200E,
+/// U+2068..U+D801. Japanese and Chinese text is all in them (its fullwidth punctuation
+/// too).
+#[inline(always)]
+fn far_from_bidi(u: u16) -> bool {
+    (u.wrapping_sub(0xFF00) < 0x0590 + 0x100)
+        | (u.wrapping_sub(0x0900) < 0x200F - 0x0900)
+        | (u.wrapping_sub(0x2068) < 0xD802 - 0x2068)
+}
+
+/// `true` for every unit [`is_utf16_code_unit_bidi`] is `true` for, in fewer operations (15
+/// against 21 a vector): U+0590..U+08FF, U+FB1D..U+FEFE (with the variation selectors and
+/// CJK compatibility forms between its two ranges), the high surrogates U+D802..U+D83B (with
+/// the ones between its two pairs), U+202B..U+202E (with U+202C, U+202D), U+200F, U+2067.
+/// Not one range for the controls: U+200F..U+2067 holds the dashes and quotes of most
+/// scripts (Russian text took 14% more instructions with it).
+#[inline(always)]
+fn near_bidi_unit(u: u16) -> bool {
+    (u.wrapping_sub(0x0590) < 0x0900 - 0x0590)
+        | (u.wrapping_sub(0xFB1D) < 0xFEFF - 0xFB1D)
+        | (u.wrapping_sub(0xD802) < 0xD83C - 0xD802)
+        | (u.wrapping_sub(0x202B) < 4)
+        | (u == 0x200F)
+        | (u == 0x2067)
 }
 
 /// Checks whether a potentially invalid UTF-8 buffer contains code points that trigger
