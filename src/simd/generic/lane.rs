@@ -88,6 +88,12 @@ pub(crate) trait TranscodeVector: Utf8Vector + Vector<Mask = Self> {
         read: usize,
         written: usize,
     ) -> (usize, usize, bool);
+    /// [`super::utf8_to_utf16::utf8_to_utf16_long`] at this level, out of line, so that the
+    /// entry point's test for short inputs comes before any register is saved.
+    ///
+    /// # Safety
+    /// The ISA is enabled in the caller.
+    unsafe fn utf8_to_utf16_long(src: &[u8], dst: &mut [u16]) -> (usize, usize);
     /// [`super::utf8_to_utf16::two_byte_blocks`] at this level, out of line: in the block
     /// loop's function its constants took the registers of the general steps, which then
     /// spilled (CJK at NEON: 8% more instructions).

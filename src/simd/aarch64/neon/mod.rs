@@ -402,6 +402,11 @@ impl TranscodeVector for uint8x16_t {
         unsafe { generic::utf8_to_utf16::blocks::<Self>(src, dst, read, written) }
     }
     #[inline(never)]
+    unsafe fn utf8_to_utf16_long(src: &[u8], dst: &mut [u16]) -> (usize, usize) {
+        // SAFETY: NEON is baseline.
+        unsafe { generic::utf8_to_utf16::utf8_to_utf16_long::<Self>(src, dst) }
+    }
+    #[inline(never)]
     unsafe fn utf8_to_utf16_two_byte_blocks(
         src: &[u8],
         dst: &mut [u16],

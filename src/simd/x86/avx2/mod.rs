@@ -506,6 +506,11 @@ impl TranscodeVector for __m256i {
         unsafe { utf8_to_utf16_blocks(src, dst, read, written) }
     }
     #[inline(always)]
+    unsafe fn utf8_to_utf16_long(src: &[u8], dst: &mut [u16]) -> (usize, usize) {
+        // SAFETY: the caller has AVX2 enabled (the trait contract), which the function needs.
+        unsafe { utf8_to_utf16_long(src, dst) }
+    }
+    #[inline(always)]
     unsafe fn utf8_to_utf16_two_byte_blocks(
         src: &[u8],
         dst: &mut [u16],
@@ -724,6 +729,12 @@ super::with_features! { avx2,
     fn utf8_to_utf16_blocks(src: &[u8], dst: &mut [u16], read: usize, written: usize) -> (usize, usize, bool) {
         // SAFETY: AVX2's features are enabled on this function.
         unsafe { generic::utf8_to_utf16::blocks::<__m256i>(src, dst, read, written) }
+    }
+    /// `TranscodeVector::utf8_to_utf16_long`: out of line, with this level's features.
+    #[inline(never)]
+    fn utf8_to_utf16_long(src: &[u8], dst: &mut [u16]) -> (usize, usize) {
+        // SAFETY: AVX2's features are enabled on this function.
+        unsafe { generic::utf8_to_utf16::utf8_to_utf16_long::<__m256i>(src, dst) }
     }
     /// `TranscodeVector::utf8_to_utf16_two_byte_blocks`: out of line, with this level's
     /// features.
