@@ -240,14 +240,21 @@ pub(crate) fn put_utf8(c: u32, dst: &mut OutBytes) -> usize {
             3
         }
         0x10000.. if dst.len() >= 4 => {
-            dst[0].write(0xF0 | (c >> 18) as u8);
-            dst[1].write(0x80 | ((c >> 12) & 0x3F) as u8);
-            dst[2].write(0x80 | ((c >> 6) & 0x3F) as u8);
-            dst[3].write(0x80 | (c & 0x3F) as u8);
+            put_utf8_4(c, dst);
             4
         }
         _ => 0,
     }
+}
+
+/// The 4 bytes of UTF-8 of the supplementary code point `c` into `dst[..4]` (`dst` holds 4
+/// bytes or more).
+#[inline(always)]
+fn put_utf8_4(c: u32, dst: &mut OutBytes) {
+    dst[0].write(0xF0 | (c >> 18) as u8);
+    dst[1].write(0x80 | ((c >> 12) & 0x3F) as u8);
+    dst[2].write(0x80 | ((c >> 6) & 0x3F) as u8);
+    dst[3].write(0x80 | (c & 0x3F) as u8);
 }
 
 pub(crate) fn utf16_to_utf8(src: &[u16], dst: &mut OutBytes) -> (usize, usize) {
@@ -282,10 +289,7 @@ pub(crate) fn utf16_to_utf8(src: &[u16], dst: &mut OutBytes) -> (usize, usize) {
                 _ => return (read, written),
             };
             let c = 0x10000 + ((u32::from(u) - 0xD800) << 10) + (u32::from(t) - 0xDC00);
-            out[0].write(0xF0 | (c >> 18) as u8);
-            out[1].write(0x80 | ((c >> 12) & 0x3F) as u8);
-            out[2].write(0x80 | ((c >> 6) & 0x3F) as u8);
-            out[3].write(0x80 | (c & 0x3F) as u8);
+            put_utf8_4(c, out);
             read += 2;
             written += 4;
         }
@@ -432,10 +436,7 @@ pub(crate) fn utf16_bytes_to_utf8(src: &[u8], be: bool, dst: &mut OutBytes) -> (
         let Some(d) = dst.get_mut(written..written + 4) else {
             break;
         };
-        d[0].write(0xF0 | (c >> 18) as u8);
-        d[1].write(0x80 | ((c >> 12) & 0x3F) as u8);
-        d[2].write(0x80 | ((c >> 6) & 0x3F) as u8);
-        d[3].write(0x80 | (c & 0x3F) as u8);
+        put_utf8_4(c, d);
         read += 4;
         written += 4;
     }
