@@ -355,7 +355,7 @@ unsafe fn continuation_bits<V: TranscodeVector>(p: *const u8) -> u64 {
 }
 
 /// Converts a block of 1-2-byte characters (Cyrillic, Greek, Hebrew, Arabic, Armenian text
-/// and the ASCII among it) at the character boundary `p`, if it is one: `Some((read,
+/// and the ASCII among it) that starts at a character boundary, if it is one: `Some((read,
 /// written, leads))`, `leads` the number of 2-byte characters; `None` if a byte is 0xE0 or
 /// more or the block is not valid UTF-8 (the general steps take it then).
 ///
@@ -374,8 +374,8 @@ unsafe fn continuation_bits<V: TranscodeVector>(p: *const u8) -> u64 {
 ///
 /// # Safety
 /// - The ISA of `V` is enabled in the caller.
-/// - `v` are the `BLOCK / LANES` vectors of the 64 bytes at `p`; `d` is valid for writing 64
-///   units.
+/// - `v` are the `BLOCK / LANES` vectors of the block's 64 bytes; `d` is valid for writing
+///   64 units.
 #[inline(always)]
 unsafe fn two_byte_block<V: TranscodeVector>(v: &[V; 4], d: *mut u16) -> Option<(usize, usize, u32)> {
     let vectors = BLOCK / V::LANES;
