@@ -34,6 +34,11 @@ shift
 targets=("$@")
 [ ${#targets[@]} -gt 0 ] || targets=("${all[@]}")
 export RUSTC_BOOTSTRAP=1
+# Without cargo-fuzz nothing would run, and the steps below would record an empty campaign.
+cargo fuzz --version >/dev/null 2>&1 || {
+  echo "campaign.sh: needs cargo-fuzz (cargo install cargo-fuzz)" >&2
+  exit 2
+}
 
 # The source files each target is about, for its coverage line.
 files_of() {
@@ -74,10 +79,15 @@ llvm=${LLVM_SUFFIX:--$(rustc -vV | sed -n 's/^LLVM version: \([0-9]*\).*/\1/p')}
 [ -f ledger.tsv ] || printf 'date\tcommit\ttarget\tseconds\texecutions\tfound\tline_coverage\n' > ledger.tsv
 for target in "${targets[@]}"; do
   echo "== $target: minimise"
-  cargo fuzz cmin "$target" "corpus/$target" >"runs/$target.cmin.log" 2>&1 || echo "cmin failed: runs/$target.cmin.log"
-  rm -rf "corpus-min/$target"
-  mkdir -p "corpus-min/$target"
-  cp "corpus/$target"/* "corpus-min/$target"/ 2>/dev/null || true
+  if cargo fuzz cmin "$target" "corpus/$target" >"runs/$target.cmin.log" 2>&1; then
+    rm -rf "corpus-min/$target"
+    mkdir -p "corpus-min/$target"
+    cp "corpus/$target"/* "corpus-min/$target"/ 2>/dev/null || true
+  else
+    # The committed corpus stays as it was: an unminimised working corpus (or, with no
+    # cargo-fuzz, the bare seeds) must not replace it.
+    echo "cmin failed: runs/$target.cmin.log; corpus-min/$target left as it was"
+  fi
   echo "$target: $(ls "corpus-min/$target" | wc -l) inputs, $(du -sh "corpus-min/$target" | cut -f1)"
 
   coverage="-"
