@@ -1171,7 +1171,7 @@ pub fn single_byte_text_every_table() {
 }
 /// Texts of one script each (and mixes), for the transcoders' vector paths: runs of ASCII,
 /// of 2-byte characters (Cyrillic, Greek, Hebrew, Arabic), of 3-byte ones (CJK), emoji.
-const SCRIPTS: [&str; 9] = [
+const SCRIPTS: [&str; 10] = [
     "Le cœur déçu mais l'âme plutôt naïve, Louÿs rêva de crapaüter en canoë. ",
     "Съешь же ещё этих мягких французских булок, да выпей чаю. ",
     "Ξεσκεπάζω την ψυχοφθόρα βδελυγμία. ",
@@ -1181,6 +1181,27 @@ const SCRIPTS: [&str; 9] = [
     "😀😃😄😁🎉🚀 ok 👍🏽 ",
     "aé日😀bщ ضw€ ",
     "ЖЖЖЖЖЖЖЖЖЖЖЖЖЖЖЖЖЖЖЖЖЖЖЖЖЖЖЖЖЖЖЖЖЖЖЖЖЖЖЖЖЖЖЖЖЖЖЖЖЖЖ",
+    // 3-byte characters only (the 3-byte loop), the smallest and largest of each range the
+    // standard's byte ranges allow among them.
+    "日本語の文章と中文的句子\u{800}한국어문장도。\u{D7FF}\u{E000}ｶﾀｶﾅ\u{FFFF}\u{FFFD}漢字",
+];
+
+/// Three bytes that are not a character where a 3-byte one was: overlong forms (the least and
+/// the largest), surrogates (the least and the largest), a lead of 2 and of 4 bytes, a lead
+/// that is no UTF-8 byte, a continuation byte in the lead's place, and a lead followed by a
+/// non-continuation byte in either place.
+const THREE_BYTE_FAULTS: [&[u8; 3]; 11] = [
+    b"\xE0\x80\x80",
+    b"\xE0\x9F\xBF",
+    b"\xED\xA0\x80",
+    b"\xED\xBF\xBF",
+    b"\xDF\xBF\xBF",
+    b"\xF0\x90\x80",
+    b"\xFF\xBF\xBF",
+    b"\xBF\xBF\xBF",
+    b"\xE6\xC0\x80",
+    b"\xE6\x97\x7F",
+    b"\xEF\xBF\xC0",
 ];
 
 /// A text of `script` cut to at most `len` bytes at a character boundary.
@@ -1226,6 +1247,17 @@ pub fn utf8_to_utf16_scripts_and_output_sizes() {
                         let mut v = base.to_vec();
                         v.splice(pos..pos, special.iter().copied());
                         variants.push((v, false));
+                    }
+                    // A 3-byte character replaced by 3 bytes that are not one, in its place
+                    // (the pattern of leads and continuation bytes unchanged where it can be).
+                    if text.is_char_boundary(pos)
+                        && text[pos..].chars().next().is_some_and(|c| c.len_utf8() == 3)
+                    {
+                        for bad in THREE_BYTE_FAULTS {
+                            let mut v = base.to_vec();
+                            v[pos..pos + 3].copy_from_slice(bad);
+                            variants.push((v, false));
+                        }
                     }
                 }
                 for (v, every_cap) in &variants {

@@ -16,6 +16,7 @@
 
 use super::super::vector::Vector;
 use super::utf8::Utf8Vector;
+use super::utf8_to_utf16::Then;
 
 /// A vector that the transcoders validate and copy ASCII with, and its 16-byte [`Lane`].
 ///
@@ -28,6 +29,9 @@ pub(crate) trait TranscodeVector: Utf8Vector + Vector<Mask = Self> {
     /// `letters` there): NEON German 1.25 -> 1.00 instructions a byte, Russian the same;
     /// AVX2 German -2.6%, but Russian +2% and Chinese +3.8% (the test after every ASCII run).
     const UTF16_LETTERS: bool;
+    /// Whether `utf8_to_utf16` hands runs of 3-byte characters (CJK) to a loop of their own,
+    /// `3 * LANES` bytes a round (see `three_byte_blocks` there).
+    const UTF8_THREE_BYTE_RUNS: bool;
 
     /// Loads `LANES` bytes of UTF-16 (big-endian if `be`) as `LANES / 2` units, little-endian.
     ///
@@ -54,6 +58,14 @@ pub(crate) trait TranscodeVector: Utf8Vector + Vector<Mask = Self> {
     /// # Safety
     /// The ISA is enabled in the caller.
     unsafe fn max_class16(self) -> u16;
+    /// Loads `3 * LANES` bytes deinterleaved by three: byte `i` of 16-byte lane `j` of result
+    /// `k` is byte `48 * j + 3 * i + k` at `src` (the first, second and third bytes of 16
+    /// three-byte groups per lane).
+    ///
+    /// # Safety
+    /// - The ISA is enabled in the caller.
+    /// - `src` is valid for reading `3 * LANES` bytes.
+    unsafe fn load3(src: *const u8) -> [Self; 3];
     /// The larger of each pair of bytes (unsigned).
     ///
     /// # Safety
@@ -87,7 +99,18 @@ pub(crate) trait TranscodeVector: Utf8Vector + Vector<Mask = Self> {
         dst: &mut [u16],
         read: usize,
         written: usize,
-    ) -> (usize, usize, bool);
+    ) -> (usize, usize, Then);
+    /// [`super::utf8_to_utf16::three_byte_blocks`] at this level, out of line (as the other
+    /// loops: its constants in registers of its own).
+    ///
+    /// # Safety
+    /// The ISA is enabled in the caller; `read` is a character boundary of `src`.
+    unsafe fn utf8_to_utf16_three_byte_blocks(
+        src: &[u8],
+        dst: &mut [u16],
+        read: usize,
+        written: usize,
+    ) -> (usize, usize);
     /// [`super::utf8_to_utf16::utf8_to_utf16_long`] at this level, out of line, so that the
     /// entry point's test for short inputs comes before any register is saved.
     ///

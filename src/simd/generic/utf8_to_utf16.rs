@@ -330,28 +330,74 @@ unsafe fn to_utf16<L: Lane>(c: L) -> L {
     }
 }
 
-/// Bit `i` set if byte `i` of the 64 at `p` is a continuation byte (0x80..=0xBF).
+/// The block's `BLOCK / LANES` vectors, loaded from the 64 bytes at `p` (the array's other
+/// entries repeat the first).
 ///
 /// # Safety
 /// - The ISA of `V` is enabled in the caller.
 /// - `p` is valid for reading 64 bytes.
 #[inline(always)]
-unsafe fn continuation_bits<V: TranscodeVector>(p: *const u8) -> u64 {
-    if 4 * V::LANES == BLOCK {
-        // SAFETY: four vectors, the 64 bytes at `p`; ISA enabled per contract.
-        return unsafe {
-            let c = |i: usize| V::load(p.add(i * V::LANES)).continuations();
-            V::high_mask4(c(0), c(1), c(2), c(3))
-        };
+unsafe fn load_block<V: TranscodeVector>(p: *const u8) -> [V; 4] {
+    // SAFETY: `i * LANES + LANES <= 64`: every load is inside the 64 bytes at `p`; ISA enabled
+    // per contract.
+    unsafe {
+        let mut v = [V::load(p); 4];
+        for (i, slot) in v.iter_mut().enumerate().take(BLOCK / V::LANES).skip(1) {
+            *slot = V::load(p.add(i * V::LANES));
+        }
+        v
     }
-    let mut bits = 0;
-    let mut i = 0;
-    while i < BLOCK {
-        // SAFETY: `i + LANES <= 64`: inside the 64 bytes at `p`; ISA enabled per contract.
-        unsafe { bits |= V::load(p.add(i)).continuations().high_mask() << i };
-        i += V::LANES;
+}
+
+/// The or of a block's vectors (see [`load_block`]).
+///
+/// # Safety
+/// The ISA of `V` is enabled in the caller.
+#[inline(always)]
+unsafe fn or_block<V: TranscodeVector>(v: &[V; 4]) -> V {
+    let mut any = v[0];
+    for v in v.iter().take(BLOCK / V::LANES).skip(1) {
+        // SAFETY: ISA enabled per contract.
+        any = unsafe { any.or(*v) };
     }
-    bits
+    any
+}
+
+/// Bit `i` is the high bit of byte `i` of a block's vectors (see [`load_block`]).
+///
+/// # Safety
+/// The ISA of `V` is enabled in the caller.
+#[inline(always)]
+unsafe fn high_bits<V: TranscodeVector>(v: &[V; 4]) -> u64 {
+    // SAFETY: register operations; ISA enabled per contract.
+    unsafe {
+        if 4 * V::LANES == BLOCK {
+            return V::high_mask4(v[0], v[1], v[2], v[3]);
+        }
+        let mut bits = 0;
+        for (i, v) in v.iter().enumerate().take(BLOCK / V::LANES) {
+            bits |= v.high_mask() << (i * V::LANES);
+        }
+        bits
+    }
+}
+
+/// Bit `i` set if byte `i` of a block's vectors (see [`load_block`]) is a continuation byte
+/// (0x80..=0xBF).
+///
+/// # Safety
+/// The ISA of `V` is enabled in the caller.
+#[inline(always)]
+unsafe fn continuation_bits<V: TranscodeVector>(v: &[V; 4]) -> u64 {
+    // SAFETY: register operations; ISA enabled per contract. (A loop, not `map`: a closure
+    // does not inherit the caller's target features, and AVX2 did not inline one.)
+    unsafe {
+        let mut c = *v;
+        for c in c.iter_mut().take(BLOCK / V::LANES) {
+            *c = c.continuations();
+        }
+        high_bits(&c)
+    }
 }
 
 /// Converts a block of 1-2-byte characters (Cyrillic, Greek, Hebrew, Arabic, Armenian text
@@ -403,15 +449,7 @@ unsafe fn two_byte_block<V: TranscodeVector>(v: &[V; 4], d: *mut u16) -> Option<
         if bad.any_high() {
             return None;
         }
-        let lead_bits = if vectors == 4 {
-            V::high_mask4(leads[0], leads[1], leads[2], leads[3])
-        } else {
-            let mut bits = 0;
-            for (i, lead) in leads.iter().enumerate().take(vectors) {
-                bits |= lead.high_mask() << (i * V::LANES);
-            }
-            bits
-        };
+        let lead_bits = high_bits(&leads);
         let keep = !lead_bits;
         let (rows, counts) = &COMPACT_ROWS;
         let (mut w, mut payload_prev) = (0, V::splat(0));
@@ -462,17 +500,12 @@ pub(crate) unsafe fn two_byte_blocks<V: TranscodeVector>(
     mut written: usize,
 ) -> (usize, usize, bool) {
     while read + BLOCK <= src.len() && written + BLOCK <= dst.len() {
-        let vectors = BLOCK / V::LANES;
         // SAFETY: `read + 64 <= src.len()`, `written + 64 <= dst.len()`: the loads read the 64
         // bytes at `read`, the block writes inside the 64 units at `written`; ISA enabled per
         // contract; `read` is a character boundary (the caller's, then a block's end).
         let block = unsafe {
             let (p, d) = (src.as_ptr().add(read), dst.as_mut_ptr().add(written));
-            let mut v = [V::load(p); 4];
-            for (i, slot) in v.iter_mut().enumerate().take(vectors).skip(1) {
-                *slot = V::load(p.add(i * V::LANES));
-            }
-            two_byte_block::<V>(&v, d)
+            two_byte_block::<V>(&load_block(p), d)
         };
         let Some((r, w, leads)) = block else {
             break;
@@ -484,6 +517,79 @@ pub(crate) unsafe fn two_byte_blocks<V: TranscodeVector>(
         }
     }
     (read, written, false)
+}
+
+/// Converts the `LANES` characters in the `3 * LANES` bytes at `p` to `LANES` units at `d`, if
+/// they are `LANES` characters of 3 bytes, all valid (CJK text, and most of the scripts of
+/// India and South-East Asia); else writes nothing and returns false.
+///
+/// ```text
+/// bytes deinterleaved by 3 (one instruction at NEON): a = leads, b, c = continuations
+/// z = a ^ 0xE0, x = b ^ 0x80, y = c ^ 0x80: the payloads; valid bytes exactly when
+///     z < 0x10 and x, y < 0x40 (two saturated differences, one maximum)
+/// unit = z << 12 | x << 6 | y: high byte z << 4 | x >> 2, low byte x << 6 | y
+/// overlong (a unit below U+0800: high byte below 0x08) or a surrogate (0xD8..=0xDF): no
+/// units interleaved from the two bytes, stored whole
+/// ```
+///
+/// # Safety
+/// - The ISA of `V` is enabled in the caller.
+/// - `p` is valid for reading `3 * LANES` bytes, `d` for writing `LANES` units.
+#[inline(always)]
+unsafe fn three_byte_chunk<V: TranscodeVector>(p: *const u8, d: *mut u16) -> bool {
+    // SAFETY: the load reads the `3 * LANES` bytes at `p`, the stores write the `LANES` units
+    // at `d` (16 per 16-byte lane `j`, at `d + 16 * j`); ISA enabled per contract.
+    unsafe {
+        let [a, b, c] = V::load3(p);
+        let z = a.xor(V::splat(0xE0));
+        let x = b.xor(V::splat(0x80));
+        let y = c.xor(V::splat(0x80));
+        let bytes_bad = z
+            .saturating_sub(V::splat(0x0F))
+            .or(x.max8(y).saturating_sub(V::splat(0x3F)));
+        // With valid bytes, no u16 shift moves a set bit into the other byte of its lane
+        // but those the masks clear.
+        let high = z.shl16::<4>().or(x.shr16::<2>().and(V::splat(0x0F)));
+        let low = x.shl16::<6>().and(V::splat(0xC0)).or(y);
+        let eight = V::splat(0x08);
+        let overlong = eight.saturating_sub(high);
+        let surrogate = eight.saturating_sub(high.xor(V::splat(0xD8)));
+        if bytes_bad.or(overlong).or(surrogate).any() {
+            return false;
+        }
+        for j in 0..V::LANES / 16 {
+            let [u0, u1] = low.lane(j).zip8(high.lane(j));
+            u0.store(d.add(16 * j).cast());
+            u1.store(d.add(16 * j + 8).cast());
+        }
+        true
+    }
+}
+
+/// The loop of [`three_byte_chunk`]s from the character boundary `read`, while `3 * LANES`
+/// bytes and `LANES` units are left: `(read, written)`, at the first chunk that is not
+/// `LANES` valid 3-byte characters or where a chunk no longer fits.
+///
+/// # Safety
+/// The ISA of `V` is enabled in the caller.
+#[inline(always)]
+pub(crate) unsafe fn three_byte_blocks<V: TranscodeVector>(
+    src: &[u8],
+    dst: &mut [u16],
+    mut read: usize,
+    mut written: usize,
+) -> (usize, usize) {
+    while read + 3 * V::LANES <= src.len() && written + V::LANES <= dst.len() {
+        // SAFETY: `read + 3 * LANES <= src.len()`, `written + LANES <= dst.len()`; ISA
+        // enabled per contract.
+        let whole = unsafe { three_byte_chunk::<V>(src.as_ptr().add(read), dst.as_mut_ptr().add(written)) };
+        if !whole {
+            break;
+        }
+        read += 3 * V::LANES;
+        written += V::LANES;
+    }
+    (read, written)
 }
 
 /// Whether the last byte of a validated `block` ends a character: it is ASCII, or the
@@ -518,14 +624,8 @@ unsafe fn ascii_blocks<V: TranscodeVector>(src: &[u8], dst: &mut [u16]) -> usize
         // SAFETY: `i + 64 <= src.len(), dst.len()`: the loads read `src[i..i + 64]` and the
         // stores write `dst[i..i + 64]`; ISA enabled per contract.
         unsafe {
-            let p = src.as_ptr().add(i);
-            let mut v = [V::load(p); 4];
-            let mut any = v[0];
-            for (k, slot) in v.iter_mut().enumerate().take(vectors).skip(1) {
-                *slot = V::load(p.add(k * V::LANES));
-                any = any.or(*slot);
-            }
-            if any.any_high() {
+            let v = load_block::<V>(src.as_ptr().add(i));
+            if or_block(&v).any_high() {
                 break;
             }
             let d = dst.as_mut_ptr().add(i);
@@ -736,7 +836,9 @@ pub(crate) unsafe fn utf8_to_utf16_long<V: TranscodeVector>(src: &[u8], dst: &mu
     // Both block loops are out of line (see `TranscodeVector::utf8_to_utf16_blocks`), and
     // neither calls the other: a call inside the general loop made it keep its constants in
     // memory (x86: every vector register is the caller's to save; CJK 16% more instructions
-    // at AVX2), and a third way out of it cost CJK 5%.
+    // at AVX2), and a third way out of it cost CJK 5%. Where the general loop meets a block of
+    // 3-byte characters only, the 3-byte loop goes on from it (`three_byte_blocks`, 48 bytes
+    // a round at NEON), and hands back to the general loop at the first chunk it cannot take.
     let (src_len, dst_len) = (src.len(), dst.len());
     let fits = |read: usize, written: usize| read + BLOCK <= src_len && written + BLOCK <= dst_len;
     loop {
@@ -755,10 +857,20 @@ pub(crate) unsafe fn utf8_to_utf16_long<V: TranscodeVector>(src: &[u8], dst: &mu
         if !fits(read, written) {
             break;
         }
-        // SAFETY: ISA enabled per contract.
-        let (r, w, to_sparse) = unsafe { V::utf8_to_utf16_blocks(src, dst, read, written) };
-        (read, written) = (r, w);
-        if !to_sparse {
+        let then = loop {
+            // SAFETY: ISA enabled per contract.
+            let (r, w, then) = unsafe { V::utf8_to_utf16_blocks(src, dst, read, written) };
+            (read, written) = (r, w);
+            if then != Then::ThreeByte {
+                break then;
+            }
+            // SAFETY: ISA enabled per contract; `read` is a character boundary.
+            (read, written) = unsafe { V::utf8_to_utf16_three_byte_blocks(src, dst, read, written) };
+            if !fits(read, written) {
+                break Then::Stop;
+            }
+        };
+        if then == Then::Stop {
             break;
         }
     }
@@ -766,11 +878,23 @@ pub(crate) unsafe fn utf8_to_utf16_long<V: TranscodeVector>(src: &[u8], dst: &mu
     (read + r, written + w)
 }
 
+/// Where the block loop ([`blocks`]) hands over.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub(crate) enum Then {
+    /// To the sparse loop (which hands over to the 1-2-byte loop first).
+    Sparse,
+    /// To the 3-byte loop ([`three_byte_blocks`]), after a block of 3-byte characters only.
+    ThreeByte,
+    /// To the scalar kernel: an invalid sequence, or a block no longer fits.
+    Stop,
+}
+
 /// The block loop: converts 64-byte blocks from the character boundary `read`, validated,
-/// then in steps of 16 ASCII bytes or of 8, 6, 4 or 3 characters: `(read, written, sparse)`,
-/// `sparse` after a block of ASCII, with at most [`SPARSE_MAX`] continuation bytes, or with
-/// 1-2-byte characters only (the sparse loop goes on from there, then the 1-2-byte loop),
-/// else it stopped at an invalid sequence or where a block no longer fits.
+/// then in steps of 16 ASCII bytes or of 8, 6, 4 or 3 characters: `(read, written, then)`,
+/// [`Then::Sparse`] after a block of ASCII, with at most [`SPARSE_MAX`] continuation bytes,
+/// or with 1-2-byte characters only; [`Then::ThreeByte`] after one of 3-byte characters only
+/// (where `TranscodeVector::UTF8_THREE_BYTE_RUNS`); else [`Then::Stop`]: it stopped at an
+/// invalid sequence or where a block no longer fits.
 ///
 /// # Safety
 /// The ISA of `V` is enabled in the caller.
@@ -780,7 +904,7 @@ pub(crate) unsafe fn blocks<V: TranscodeVector>(
     dst: &mut [u16],
     mut read: usize,
     mut written: usize,
-) -> (usize, usize, bool) {
+) -> (usize, usize, Then) {
     // SAFETY: ISA enabled per contract.
     let mut checker = unsafe { Checker::<V>::new() };
     'stop: {
@@ -794,13 +918,8 @@ pub(crate) unsafe fn blocks<V: TranscodeVector>(
             // SAFETY: every load is inside the 64 bytes at `p` (`vectors * LANES == 64`); ISA
             // enabled per contract.
             let (v, ascii) = unsafe {
-                let mut v = [V::load(p); 4];
-                let mut any = v[0];
-                for (i, slot) in v.iter_mut().enumerate().take(vectors).skip(1) {
-                    *slot = V::load(p.add(i * V::LANES));
-                    any = any.or(*slot);
-                }
-                (v, !any.any_high())
+                let v = load_block::<V>(p);
+                (v, !or_block(&v).any_high())
             };
             if ascii {
                 // SAFETY: 64 units from `d` are in bounds (above); ISA enabled per contract.
@@ -811,7 +930,7 @@ pub(crate) unsafe fn blocks<V: TranscodeVector>(
                 }
                 read += BLOCK;
                 written += BLOCK;
-                return (read, written, true);
+                return (read, written, Then::Sparse);
             }
             // SAFETY: 64 readable bytes at `p`; ISA enabled per contract. `read` is a character
             // boundary (every step below ends at one).
@@ -819,7 +938,7 @@ pub(crate) unsafe fn blocks<V: TranscodeVector>(
                 break 'stop;
             }
             // SAFETY: as above.
-            let cont = unsafe { continuation_bits::<V>(p) };
+            let cont = unsafe { continuation_bits(&v) };
             let last = last_ends(&src[read..read + BLOCK]);
             let ends = (!(cont >> 1) & (u64::MAX >> 1)) | (u64::from(last) << 63);
             // `w <= pos` (a unit per byte at most), so every store below ends at or before unit
@@ -929,10 +1048,21 @@ pub(crate) unsafe fn blocks<V: TranscodeVector>(
             // one at a character boundary): `cont` kept for here took a register from the
             // steps, and a test of `cont` a constant (CJK at AVX2: 5% more instructions).
             let cont = !ends << 1;
-            if !ends & (!ends >> 1) == 0 || cont.count_ones() <= SPARSE_MAX {
-                return (read, written, true);
+            let continuations = cont.count_ones();
+            if !ends & (!ends >> 1) == 0 || continuations <= SPARSE_MAX {
+                return (read, written, Then::Sparse);
+            }
+            // The block's last 48 bytes of 3-byte characters only (32 continuation bytes; a
+            // block of them all has 42, one that began with the end of a run of other
+            // characters fewer): the 3-byte loop next. Blocks with more (emoji: 48) are not
+            // counted again.
+            if V::UTF8_THREE_BYTE_RUNS
+                && (32..=42).contains(&continuations)
+                && (cont >> 16).count_ones() == 32
+            {
+                return (read, written, Then::ThreeByte);
             }
         }
     }
-    (read, written, false)
+    (read, written, Then::Stop)
 }

@@ -346,6 +346,7 @@ unsafe fn bytes_from(v: uint8x16_t, s: usize) -> u32 {
 impl TranscodeVector for uint8x16_t {
     type Lane = uint8x16_t;
     const UTF16_LETTERS: bool = true;
+    const UTF8_THREE_BYTE_RUNS: bool = true;
 
     #[inline(always)]
     unsafe fn load_units(src: *const u8, be: bool) -> Self {
@@ -378,6 +379,14 @@ impl TranscodeVector for uint8x16_t {
         unsafe { vmaxvq_u16(vreinterpretq_u16_u8(self)) }
     }
     #[inline(always)]
+    unsafe fn load3(src: *const u8) -> [Self; 3] {
+        // SAFETY: caller guarantees 48 readable bytes; NEON is baseline.
+        unsafe {
+            let v = vld3q_u8(src);
+            [v.0, v.1, v.2]
+        }
+    }
+    #[inline(always)]
     unsafe fn max8(self, other: Self) -> Self {
         // SAFETY: NEON is baseline.
         unsafe { vmaxq_u8(self, other) }
@@ -397,9 +406,19 @@ impl TranscodeVector for uint8x16_t {
         dst: &mut [u16],
         read: usize,
         written: usize,
-    ) -> (usize, usize, bool) {
+    ) -> (usize, usize, generic::utf8_to_utf16::Then) {
         // SAFETY: NEON is baseline.
         unsafe { generic::utf8_to_utf16::blocks::<Self>(src, dst, read, written) }
+    }
+    #[inline(never)]
+    unsafe fn utf8_to_utf16_three_byte_blocks(
+        src: &[u8],
+        dst: &mut [u16],
+        read: usize,
+        written: usize,
+    ) -> (usize, usize) {
+        // SAFETY: NEON is baseline; `read` is a character boundary per the contract.
+        unsafe { generic::utf8_to_utf16::three_byte_blocks::<Self>(src, dst, read, written) }
     }
     #[inline(never)]
     unsafe fn utf8_to_utf16_long(src: &[u8], dst: &mut [u16]) -> (usize, usize) {

@@ -11,6 +11,41 @@ use super::super::generic::lane::{Lane, TranscodeVector};
 use super::super::vector::Vector;
 use super::super::{EncodeTables, Kernels, Level, PairTables, Tuning};
 
+/// The `pshufb` rows of `TranscodeVector::load3`: `LOAD3_ROWS[k][s]` moves byte `3 * i + k`
+/// of the 48 from vector `s` (bytes `16 * s..16 * s + 16`) to byte `i`, 0x80 (a zero) where it
+/// is in another vector.
+static LOAD3_ROWS: [[[u8; 16]; 3]; 3] = {
+    let mut rows = [[[0x80u8; 16]; 3]; 3];
+    let mut k = 0;
+    while k < 3 {
+        let mut i = 0;
+        while i < 16 {
+            let b = 3 * i + k;
+            rows[k][b / 16][i] = (b % 16) as u8;
+            i += 1;
+        }
+        k += 1;
+    }
+    rows
+};
+
+/// Result `k` of `TranscodeVector::load3` from its three vectors (see there).
+///
+/// # Safety
+/// AVX2 is enabled in the caller; `k < 3`.
+#[inline(always)]
+unsafe fn load3_part(a0: __m256i, a1: __m256i, a2: __m256i, k: usize) -> __m256i {
+    // SAFETY: `LOAD3_ROWS[k]` holds 3 rows of 16 bytes (`k < 3`); AVX2 per contract.
+    unsafe {
+        let rows = &LOAD3_ROWS[k];
+        let r0 = _mm256_broadcastsi128_si256(_mm_loadu_si128(rows[0].as_ptr().cast()));
+        let r1 = _mm256_broadcastsi128_si256(_mm_loadu_si128(rows[1].as_ptr().cast()));
+        let r2 = _mm256_broadcastsi128_si256(_mm_loadu_si128(rows[2].as_ptr().cast()));
+        let lo = _mm256_or_si256(_mm256_shuffle_epi8(a0, r0), _mm256_shuffle_epi8(a1, r1));
+        _mm256_or_si256(lo, _mm256_shuffle_epi8(a2, r2))
+    }
+}
+
 /// `_mm256_shuffle_epi8` control swapping the bytes of each 16-bit lane.
 #[inline(always)]
 unsafe fn swap16() -> __m256i {
@@ -438,6 +473,7 @@ super::entry_points!(avx2, __m256i, {
 impl TranscodeVector for __m256i {
     type Lane = Xmm;
     const UTF16_LETTERS: bool = false;
+    const UTF8_THREE_BYTE_RUNS: bool = true;
 
     #[inline(always)]
     unsafe fn load_units(src: *const u8, be: bool) -> Self {
@@ -484,6 +520,23 @@ impl TranscodeVector for __m256i {
         unsafe { _mm256_max_epu8(self, other) }
     }
     #[inline(always)]
+    unsafe fn load3(src: *const u8) -> [Self; 3] {
+        // SAFETY: caller guarantees 96 readable bytes and AVX2: vector `s` holds bytes
+        // `16 * s..16 * s + 16` in its low lane and `48 + 16 * s..64 + 16 * s` in its high
+        // one, all inside the 96; `LOAD3_ROWS` has rows 0..3 of 3. (No closures here: they
+        // would not inherit the caller's target features, nor be inlined.)
+        unsafe {
+            let a0 = _mm256_loadu2_m128i(src.add(48).cast(), src.cast());
+            let a1 = _mm256_loadu2_m128i(src.add(64).cast(), src.add(16).cast());
+            let a2 = _mm256_loadu2_m128i(src.add(80).cast(), src.add(32).cast());
+            [
+                load3_part(a0, a1, a2, 0),
+                load3_part(a0, a1, a2, 1),
+                load3_part(a0, a1, a2, 2),
+            ]
+        }
+    }
+    #[inline(always)]
     unsafe fn lane(self, j: usize) -> Xmm {
         // SAFETY: AVX2 per the trait contract.
         unsafe {
@@ -500,10 +553,21 @@ impl TranscodeVector for __m256i {
         dst: &mut [u16],
         read: usize,
         written: usize,
-    ) -> (usize, usize, bool) {
+    ) -> (usize, usize, generic::utf8_to_utf16::Then) {
         // SAFETY: the caller has AVX2 enabled (the trait contract), which `utf8_to_utf16_blocks`
         // needs.
         unsafe { utf8_to_utf16_blocks(src, dst, read, written) }
+    }
+    #[inline(always)]
+    unsafe fn utf8_to_utf16_three_byte_blocks(
+        src: &[u8],
+        dst: &mut [u16],
+        read: usize,
+        written: usize,
+    ) -> (usize, usize) {
+        // SAFETY: the caller has AVX2 enabled (the trait contract), which the function needs;
+        // `read` is a character boundary per the contract.
+        unsafe { utf8_to_utf16_three_byte_blocks(src, dst, read, written) }
     }
     #[inline(always)]
     unsafe fn utf8_to_utf16_long(src: &[u8], dst: &mut [u16]) -> (usize, usize) {
@@ -726,9 +790,22 @@ impl Lane for Xmm {
 super::with_features! { avx2,
     /// `TranscodeVector::utf8_to_utf16_blocks`: out of line, with this level's features.
     #[inline(never)]
-    fn utf8_to_utf16_blocks(src: &[u8], dst: &mut [u16], read: usize, written: usize) -> (usize, usize, bool) {
+    fn utf8_to_utf16_blocks(
+        src: &[u8],
+        dst: &mut [u16],
+        read: usize,
+        written: usize,
+    ) -> (usize, usize, generic::utf8_to_utf16::Then) {
         // SAFETY: AVX2's features are enabled on this function.
         unsafe { generic::utf8_to_utf16::blocks::<__m256i>(src, dst, read, written) }
+    }
+    /// `TranscodeVector::utf8_to_utf16_three_byte_blocks`: out of line, with this level's
+    /// features.
+    #[inline(never)]
+    fn utf8_to_utf16_three_byte_blocks(src: &[u8], dst: &mut [u16], read: usize, written: usize) -> (usize, usize) {
+        // SAFETY: AVX2's features are enabled on this function; the caller passes a character
+        // boundary `read` (the trait method's contract).
+        unsafe { generic::utf8_to_utf16::three_byte_blocks::<__m256i>(src, dst, read, written) }
     }
     /// `TranscodeVector::utf8_to_utf16_long`: out of line, with this level's features.
     #[inline(never)]
