@@ -168,19 +168,22 @@ impl Encoder {
         dst: &mut [u8],
         last: bool,
     ) -> (EncoderResult, usize, usize) {
-        self.encode_from_utf8_without_replacement_out(src, as_out(dst), last)
+        self.encode_from_utf8_without_replacement_out(src, as_out(dst), last, false)
     }
 
     /// [`Encoder::encode_from_utf8_without_replacement`] into output that may be
     /// uninitialised; `dst[..written]` is written.
     #[inline]
+    ///
+    /// `spare`: `dst` is a `Vec`'s spare capacity, whose bytes past `written` are never seen.
     fn encode_from_utf8_without_replacement_out(
         &mut self,
         src: &str,
         dst: &mut OutBytes,
         last: bool,
+        spare: bool,
     ) -> (EncoderResult, usize, usize) {
-        let mut src = Utf8Source::new(src, self.kernels);
+        let mut src = Utf8Source::new(src, self.kernels).into_spare_output(spare);
         let mut dst = ByteDest::new(dst);
         let result = Self::run(&mut self.variant, &mut src, &mut dst, last);
         (result, src.read(), dst.written())
@@ -224,21 +227,24 @@ impl Encoder {
         dst: &mut [u8],
         last: bool,
     ) -> (CoderResult, usize, usize, bool) {
-        self.encode_from_utf8_out(src, as_out(dst), last)
+        self.encode_from_utf8_out(src, as_out(dst), last, false)
     }
 
     /// [`Encoder::encode_from_utf8`] into output that may be uninitialised; `dst[..written]`
     /// is written.
     #[inline]
+    ///
+    /// `spare`: `dst` is a `Vec`'s spare capacity, whose bytes past `written` are never seen.
     fn encode_from_utf8_out(
         &mut self,
         src: &str,
         dst: &mut OutBytes,
         last: bool,
+        spare: bool,
     ) -> (CoderResult, usize, usize, bool) {
         let kernels = self.kernels;
         self.replacing(src.len(), dst, last, |read| {
-            Utf8Source::new(&src[read..], kernels)
+            Utf8Source::new(&src[read..], kernels).into_spare_output(spare)
         })
     }
 
@@ -316,7 +322,7 @@ impl Encoder {
     ) -> (CoderResult, usize, bool) {
         let mut out = (CoderResult::InputEmpty, 0, false);
         append_to_vec(dst, |bytes| {
-            let (result, read, written, had) = self.encode_from_utf8_out(src, bytes, last);
+            let (result, read, written, had) = self.encode_from_utf8_out(src, bytes, last, true);
             out = (result, read, had);
             written
         });
@@ -360,7 +366,8 @@ impl Encoder {
     ) -> (EncoderResult, usize) {
         let mut out = (EncoderResult::InputEmpty, 0);
         append_to_vec(dst, |bytes| {
-            let (result, read, written) = self.encode_from_utf8_without_replacement_out(src, bytes, last);
+            let (result, read, written) =
+                self.encode_from_utf8_without_replacement_out(src, bytes, last, true);
             out = (result, read);
             written
         });

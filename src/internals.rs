@@ -50,6 +50,7 @@ macro_rules! forward_bytes {
 
 forward_bytes! {
     copy_ascii(src: &[u8]) -> usize;
+    copy_ascii_loose(src: &[u8]) -> usize;
     narrow_ascii(src: &[u16]) -> usize;
     utf8_copy_valid(src: &[u8]) -> (usize, usize);
     utf16_to_utf8(src: &[u16]) -> (usize, usize);

@@ -457,6 +457,7 @@ pub(crate) struct Kernels {
     level: Level,
     ascii_prefix_len: unsafe fn(&[u8]) -> usize,
     copy_ascii: unsafe fn(&[u8], &mut OutBytes) -> usize,
+    copy_ascii_loose: unsafe fn(&[u8], &mut OutBytes) -> usize,
     widen_ascii: unsafe fn(&[u8], &mut [u16]) -> usize,
     narrow_ascii: unsafe fn(&[u16], &mut OutBytes) -> usize,
     utf8_valid_up_to: unsafe fn(&[u8]) -> usize,
@@ -499,6 +500,12 @@ kernel_methods! {
     ascii_prefix_len(src: &[u8]) -> usize;
     /// Copies the longest ASCII prefix of `src` that fits into `dst`; returns its length.
     copy_ascii(src: &[u8], dst: &mut OutBytes) -> usize;
+    /// [`Kernels::copy_ascii`], but it may also change bytes of `dst` after the prefix it
+    /// returns: fewer than 64 of them, and none at or past `src.len().min(dst.len())` (where
+    /// the prefix ends inside a vector, the whole vector is stored, as no masked store does it
+    /// at this level). For callers whose later output surely covers them: their output grows
+    /// by at least one byte for each byte of `src` after the prefix, and has the room for it.
+    copy_ascii_loose(src: &[u8], dst: &mut OutBytes) -> usize;
     /// Widens the longest ASCII prefix of `src` that fits into `dst`; returns its length.
     widen_ascii(src: &[u8], dst: &mut [u16]) -> usize;
     /// Narrows the longest prefix of `src` below U+0080 that fits into `dst`; returns its length.

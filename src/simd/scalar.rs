@@ -12,6 +12,8 @@ pub(crate) const TABLE: Kernels = Kernels {
     level: Level::Scalar,
     ascii_prefix_len,
     copy_ascii,
+    // The scalar copy stores exactly; it is loose in name only.
+    copy_ascii_loose: copy_ascii,
     widen_ascii,
     narrow_ascii,
     utf8_valid_up_to,

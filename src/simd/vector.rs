@@ -205,6 +205,18 @@ pub(crate) trait Vector: Copy {
         unsafe { Self::mask_any(self.eq8(Self::splat(0))) }
     }
 
+    /// The index of the first byte with its high bit set (the first non-ASCII byte), `LANES`
+    /// or more if none: `high_mask().trailing_zeros()`, which an ISA without a movemask
+    /// answers without building the mask.
+    ///
+    /// # Safety
+    /// The ISA is enabled in the caller.
+    #[inline(always)]
+    unsafe fn first_high(self) -> usize {
+        // SAFETY: ISA enabled per contract.
+        unsafe { self.high_mask().trailing_zeros() as usize }
+    }
+
     /// Whether any byte has its high bit set (not ASCII): `high_mask() != 0`, which an ISA
     /// without a movemask answers with one reduction instead of building the mask.
     ///

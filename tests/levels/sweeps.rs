@@ -166,6 +166,22 @@ pub fn ascii_kernels() {
                 },
                 caps,
             );
+            // The loose copy: the same prefix; past it, changes only below
+            // `min(src.len(), dst.len())` and fewer than 64 bytes on.
+            same(
+                "copy_ascii_loose",
+                k,
+                input,
+                |k, s, cap| {
+                    let mut d = vec![0xA5u8; cap];
+                    let n = k.copy_ascii_loose(s, as_out(&mut d));
+                    let end = s.len().min(cap).min(n + 63);
+                    let changed_past = d.iter().enumerate().skip(n).any(|(i, &b)| b != 0xA5 && i >= end);
+                    d.truncate(n);
+                    (n, d, changed_past)
+                },
+                caps,
+            );
         }
     }
 }

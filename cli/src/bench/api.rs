@@ -39,7 +39,8 @@
 //! page (`ja.html`, ASCII-heavy markup), as UTF-8, as UTF-16LE (`UTF-16LE/ru`,
 //! `UTF-16LE/ja.html`: the same texts, no BOM), or in a legacy encoding made from them at
 //! start-up with simdenc's encoder (unmappable characters as `&#N;`). The encode inputs
-//! `windows-1251/ru` and `Shift_JIS/ja` are made mappable at start-up (the texts' few
+//! `windows-1251/ru`, `Shift_JIS/ja` and `windows-1252/de` (Latin-script text: ASCII runs
+//! between letters) are made mappable at start-up (the texts' few
 //! characters outside the encoding are replaced by their `&#N;`, as decoding the standard's
 //! encode gives), so that the `_to_vec` calls and their `_norepl` forms convert them whole;
 //! `windows-1251/ja` is the raw Japanese text, nearly every character of which becomes `&#N;`.
@@ -211,18 +212,25 @@ type EncodeCase = (&'static Encoding, &'static str, fn() -> &'static str, bool);
 const ENC_W1251_RU: EncodeCase = (simdenc::WINDOWS_1251, "ru", ru, true);
 const ENC_W1251_JA: EncodeCase = (simdenc::WINDOWS_1251, "ja", ja, false);
 const ENC_SJIS_JA: EncodeCase = (simdenc::SHIFT_JIS, "ja", ja, true);
+const ENC_W1252_DE: EncodeCase = (simdenc::WINDOWS_1252, "de", de, true);
 
 const ENC_UTF8_RU: EncodeCase = (simdenc::UTF_8, "ru", ru, false);
 const ENC_UTF8_JA_HTML: EncodeCase = (simdenc::UTF_8, "ja.html", ja_html, false);
 
 /// The encode workloads, in table order (after the decode ones).
 const ENCODE_PLAN: [(EncodeCall, &[EncodeCase]); 6] = [
-    (EncodeCall::Encode, &[ENC_W1251_RU, ENC_W1251_JA, ENC_SJIS_JA]),
-    (EncodeCall::ToVec, &[ENC_W1251_RU, ENC_SJIS_JA]),
+    (
+        EncodeCall::Encode,
+        &[ENC_W1251_RU, ENC_W1251_JA, ENC_SJIS_JA, ENC_W1252_DE],
+    ),
+    (EncodeCall::ToVec, &[ENC_W1251_RU, ENC_SJIS_JA, ENC_W1252_DE]),
     (EncodeCall::ToVecNoRepl, &[ENC_W1251_RU, ENC_SJIS_JA]),
     (EncodeCall::TextEncoder, &[ENC_UTF8_RU, ENC_UTF8_JA_HTML]),
     (EncodeCall::EncodeWriter, &[ENC_W1251_RU, ENC_SJIS_JA]),
-    (EncodeCall::Slice, &[ENC_W1251_RU, ENC_W1251_JA, ENC_SJIS_JA]),
+    (
+        EncodeCall::Slice,
+        &[ENC_W1251_RU, ENC_W1251_JA, ENC_SJIS_JA, ENC_W1252_DE],
+    ),
 ];
 
 /// `text` with the characters `encoding` cannot encode replaced by their `&#N;`.

@@ -117,6 +117,28 @@ pub(crate) unsafe fn prefix_len<V: Vector>(src: &[u8]) -> usize {
 /// The ISA of `V` is enabled in the caller.
 #[inline(always)]
 pub(crate) unsafe fn copy<V: Vector>(src: &[u8], dst: &mut OutBytes) -> usize {
+    // SAFETY: ISA enabled per contract.
+    unsafe { copy_with::<V, false>(src, dst) }
+}
+
+/// [`copy`], but where the prefix ends inside a vector, the whole vector is stored: the
+/// bytes of `dst` from the returned count up to `LANES - 1` past it (and below
+/// `src.len().min(dst.len())`) may change. For callers whose later output covers them.
+///
+/// # Safety
+/// The ISA of `V` is enabled in the caller.
+#[inline(always)]
+pub(crate) unsafe fn copy_loose<V: Vector>(src: &[u8], dst: &mut OutBytes) -> usize {
+    // SAFETY: ISA enabled per contract.
+    unsafe { copy_with::<V, true>(src, dst) }
+}
+
+/// [`copy`], or [`copy_loose`] if `LOOSE`.
+///
+/// # Safety
+/// The ISA of `V` is enabled in the caller.
+#[inline(always)]
+unsafe fn copy_with<V: Vector, const LOOSE: bool>(src: &[u8], dst: &mut OutBytes) -> usize {
     let len = src.len().min(dst.len());
     let (s, d) = (src.as_ptr(), dst.as_mut_ptr().cast::<u8>());
     // SAFETY: `run1_then4` loads and stores at `k` only with `k + LANES <= len`: inside
@@ -140,8 +162,8 @@ pub(crate) unsafe fn copy<V: Vector>(src: &[u8], dst: &mut OutBytes) -> usize {
         // `to`; ISA enabled per contract.
         let v = unsafe { V::load(from) };
         // SAFETY: ISA enabled per contract.
-        let mask = unsafe { v.high_mask() };
-        if mask == 0 {
+        let n = unsafe { v.first_high() };
+        if n >= V::LANES {
             // SAFETY: as the load.
             unsafe { v.store(to) };
             i += V::LANES;
@@ -151,11 +173,14 @@ pub(crate) unsafe fn copy<V: Vector>(src: &[u8], dst: &mut OutBytes) -> usize {
         // runs between non-ASCII letters, as in German or French text, end here): one masked
         // store where the ISA has them, else a few overlapping loads and stores (a `memcpy`
         // call cost more than the copy: 13% of German encode).
-        let n = mask.trailing_zeros() as usize;
         // SAFETY: `n < LANES`: the `n` bytes at `from` and `to` are inside the `LANES` above,
         // and `src` and `dst` do not overlap (`&` and `&mut`); ISA enabled per contract.
+        // Loose: the whole vector, inside `dst` as the load was inside `src` (`i + LANES <=
+        // len`).
         unsafe {
-            if !v.store_partial(to, n) {
+            if LOOSE {
+                v.store(to);
+            } else if !v.store_partial(to, n) {
                 crate::simd::copy_short(from, to, n);
             }
         }

@@ -175,6 +175,7 @@ impl Vector for __m128i {
 super::entry_points!(sse2, __m128i, {
     ascii_prefix_len(src: &[u8]) -> usize = generic::ascii::prefix_len;
     copy_ascii(src: &[u8], dst: &mut OutBytes) -> usize = generic::ascii::copy;
+    copy_ascii_loose(src: &[u8], dst: &mut OutBytes) -> usize = generic::ascii::copy_loose;
     widen_ascii(src: &[u8], dst: &mut [u16]) -> usize = generic::ascii::widen;
     narrow_ascii(src: &[u16], dst: &mut OutBytes) -> usize = generic::ascii::narrow;
     utf16_bytes_to_utf16(src: &[u8], be: bool, dst: &mut [u16]) -> (usize, usize) = generic::utf16::bytes_to_utf16;
@@ -193,6 +194,7 @@ pub(crate) const TABLE: Kernels = Kernels {
     level: Level::Sse2,
     ascii_prefix_len,
     copy_ascii,
+    copy_ascii_loose,
     widen_ascii,
     narrow_ascii,
     utf16_bytes_to_utf16,

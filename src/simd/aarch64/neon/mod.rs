@@ -46,6 +46,16 @@ impl Vector for uint8x16_t {
         }
     }
     #[inline(always)]
+    unsafe fn first_high(self) -> usize {
+        // SAFETY: NEON is baseline. The comparison (0xFF per non-ASCII byte) narrowed by 4
+        // bits: byte `i` becomes nibble `i` of the u64 (16 when none is set).
+        unsafe {
+            let high = vreinterpretq_u16_u8(vcltzq_s8(vreinterpretq_s8_u8(self)));
+            let nibbles = vget_lane_u64::<0>(vreinterpret_u64_u8(vshrn_n_u16::<4>(high)));
+            (nibbles.trailing_zeros() / 4) as usize
+        }
+    }
+    #[inline(always)]
     unsafe fn widen_store(self, dst: *mut u16) {
         // SAFETY: caller guarantees 16 writable u16.
         unsafe {
@@ -529,6 +539,7 @@ macro_rules! neon_entry_points {
 neon_entry_points! {
     ascii_prefix_len(src: &[u8]) -> usize = generic::ascii::prefix_len;
     copy_ascii(src: &[u8], dst: &mut OutBytes) -> usize = generic::ascii::copy;
+    copy_ascii_loose(src: &[u8], dst: &mut OutBytes) -> usize = generic::ascii::copy_loose;
     widen_ascii(src: &[u8], dst: &mut [u16]) -> usize = generic::ascii::widen;
     narrow_ascii(src: &[u16], dst: &mut OutBytes) -> usize = generic::ascii::narrow;
     utf16_bytes_to_utf16(src: &[u8], be: bool, dst: &mut [u16]) -> (usize, usize) = generic::utf16::bytes_to_utf16;
@@ -545,6 +556,7 @@ pub(crate) static KERNELS: Kernels = Kernels {
     level: Level::Neon,
     ascii_prefix_len,
     copy_ascii,
+    copy_ascii_loose,
     widen_ascii,
     narrow_ascii,
     utf16_bytes_to_utf16,

@@ -225,6 +225,7 @@ impl Vector for __m256i {
 super::entry_points!(avx2, __m256i, {
     ascii_prefix_len(src: &[u8]) -> usize = generic::ascii::prefix_len;
     copy_ascii(src: &[u8], dst: &mut OutBytes) -> usize = generic::ascii::copy;
+    copy_ascii_loose(src: &[u8], dst: &mut OutBytes) -> usize = generic::ascii::copy_loose;
     widen_ascii(src: &[u8], dst: &mut [u16]) -> usize = generic::ascii::widen;
     narrow_ascii(src: &[u16], dst: &mut OutBytes) -> usize = generic::ascii::narrow;
     utf16_bytes_to_utf16(src: &[u8], be: bool, dst: &mut [u16]) -> (usize, usize) = generic::utf16::bytes_to_utf16;
@@ -237,6 +238,7 @@ pub(crate) const TABLE: Kernels = Kernels {
     level: Level::Avx2,
     ascii_prefix_len,
     copy_ascii,
+    copy_ascii_loose,
     widen_ascii,
     narrow_ascii,
     utf16_bytes_to_utf16,

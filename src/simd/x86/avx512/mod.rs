@@ -206,6 +206,7 @@ pub(crate) const TABLE: Kernels = Kernels {
     // there the 32-byte loop measured faster (French encode at AVX-512 3.57 -> 3.85 GB/s; long
     // runs equal, both at two loads a cycle).
     copy_ascii: super::avx2::KERNELS.copy_ascii,
+    copy_ascii_loose: super::avx2::KERNELS.copy_ascii_loose,
     widen_ascii,
     narrow_ascii,
     utf16_bytes_to_utf16,
