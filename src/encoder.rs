@@ -175,7 +175,8 @@ impl Encoder {
     /// uninitialised; `dst[..written]` is written.
     #[inline]
     ///
-    /// `spare`: `dst` is a `Vec`'s spare capacity, whose bytes past `written` are never seen.
+    /// `spare`: `dst` is a `Vec`'s spare capacity, whose bytes past `written` are never seen
+    /// (`Kernels::for_spare_output`).
     fn encode_from_utf8_without_replacement_out(
         &mut self,
         src: &str,
@@ -183,7 +184,12 @@ impl Encoder {
         last: bool,
         spare: bool,
     ) -> (EncoderResult, usize, usize) {
-        let mut src = Utf8Source::new(src, self.kernels).into_spare_output(spare);
+        let kernels = if spare {
+            self.kernels.for_spare_output()
+        } else {
+            self.kernels
+        };
+        let mut src = Utf8Source::new(src, kernels);
         let mut dst = ByteDest::new(dst);
         let result = Self::run(&mut self.variant, &mut src, &mut dst, last);
         (result, src.read(), dst.written())
@@ -234,7 +240,8 @@ impl Encoder {
     /// is written.
     #[inline]
     ///
-    /// `spare`: `dst` is a `Vec`'s spare capacity, whose bytes past `written` are never seen.
+    /// `spare`: `dst` is a `Vec`'s spare capacity, whose bytes past `written` are never seen
+    /// (`Kernels::for_spare_output`).
     fn encode_from_utf8_out(
         &mut self,
         src: &str,
@@ -242,9 +249,13 @@ impl Encoder {
         last: bool,
         spare: bool,
     ) -> (CoderResult, usize, usize, bool) {
-        let kernels = self.kernels;
+        let kernels = if spare {
+            self.kernels.for_spare_output()
+        } else {
+            self.kernels
+        };
         self.replacing(src.len(), dst, last, |read| {
-            Utf8Source::new(&src[read..], kernels).into_spare_output(spare)
+            Utf8Source::new(&src[read..], kernels)
         })
     }
 

@@ -153,14 +153,11 @@ fn from_utf8_loop<const STAGE: bool>(
             p += 1;
             w += 1;
             if bytes.get(p).is_some_and(|&b| b < 0x80) {
-                // Into a `Vec`'s spare capacity, the bytes a whole-vector store leaves past
-                // the run are never seen (NEON, German: 2.38 -> ... instructions a byte).
-                let (s, d) = (&bytes[p..], buf.get_mut(w..).unwrap_or_default());
-                let n = if source.spare_output {
-                    source.kernels.copy_ascii_loose(s, d)
-                } else {
-                    source.kernels.copy_ascii(s, d)
-                };
+                // Into a `Vec`'s spare capacity, the source's table copies loosely
+                // (`Kernels::for_spare_output`).
+                let n = source
+                    .kernels
+                    .copy_ascii(&bytes[p..], buf.get_mut(w..).unwrap_or_default());
                 p += n;
                 w += n;
             }

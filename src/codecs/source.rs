@@ -85,9 +85,6 @@ pub(crate) struct Utf8Source<'a> {
     /// How far past a stage that made no progress the next one waits: doubled at each, back to
     /// [`KERNEL_BACKOFF`](crate::codecs::tuning::KERNEL_BACKOFF) after one that made some.
     pub(super) stage_backoff: usize,
-    /// The output is a `Vec`'s spare capacity, where bytes past what is written are never
-    /// seen: the ASCII runs may go through `copy_ascii_loose`.
-    pub(super) spare_output: bool,
 }
 
 impl<'a> Utf8Source<'a> {
@@ -98,15 +95,6 @@ impl<'a> Utf8Source<'a> {
             kernels,
             stage_from: 0,
             stage_backoff: crate::codecs::tuning::KERNEL_BACKOFF,
-            spare_output: false,
-        }
-    }
-
-    /// `self`, for output into a `Vec`'s spare capacity (see `spare_output`).
-    pub(crate) fn into_spare_output(self, spare: bool) -> Self {
-        Utf8Source {
-            spare_output: spare,
-            ..self
         }
     }
 }

@@ -499,6 +499,7 @@ kernel_methods! {
     /// Length of the longest ASCII prefix of `src`.
     ascii_prefix_len(src: &[u8]) -> usize;
     /// Copies the longest ASCII prefix of `src` that fits into `dst`; returns its length.
+    /// (In the tables of [`Kernels::for_spare_output`]: [`Kernels::copy_ascii_loose`].)
     copy_ascii(src: &[u8], dst: &mut OutBytes) -> usize;
     /// [`Kernels::copy_ascii`], but it may also change bytes of `dst` after the prefix it
     /// returns: fewer than 64 of them, and none at or past `src.len().min(dst.len())` (where
@@ -551,6 +552,25 @@ impl Kernels {
     #[inline(always)]
     pub(crate) fn tuning(&self) -> &Tuning {
         &self.tuning
+    }
+
+    /// This level's table for output into a `Vec`'s spare capacity, whose bytes past what is
+    /// written are never seen: its `copy_ascii` is this table's `copy_ascii_loose`. A table
+    /// of its own, not a flag beside the table: a flag the encoders carried cost 16-byte
+    /// pieces 3-4% at NEON (`docs/decisions.md`, "The loose ASCII copy").
+    pub(crate) fn for_spare_output(&'static self) -> &'static Kernels {
+        match self.level {
+            #[cfg(target_arch = "x86_64")]
+            Level::Sse2 => &x86::sse2::SPARE_OUTPUT,
+            #[cfg(target_arch = "x86_64")]
+            Level::Avx2 => &x86::avx2::SPARE_OUTPUT,
+            #[cfg(target_arch = "x86_64")]
+            Level::Avx512 => &x86::avx512::SPARE_OUTPUT,
+            #[cfg(target_arch = "aarch64")]
+            Level::Neon => &aarch64::neon::SPARE_OUTPUT,
+            // The scalar copy stores exactly: its table serves both.
+            _ => self,
+        }
     }
 }
 

@@ -188,16 +188,7 @@ unsafe fn copy_with<V: Vector, const LOOSE: bool>(src: &[u8], dst: &mut OutBytes
         }
         return i + n;
     }
-    i + copy_tail(&src[i..len], &mut dst[i..len])
-}
-
-/// The scalar end of [`copy`] (fewer than `LANES` bytes left), out of line: inline, its
-/// `memcpy` call made every call of the kernel save registers (NEON: 5 instructions a call,
-/// one a run of German text).
-#[cold]
-#[inline(never)]
-fn copy_tail(src: &[u8], dst: &mut OutBytes) -> usize {
-    scalar::copy_ascii(src, dst)
+    i + scalar::copy_ascii(&src[i..len], &mut dst[i..len])
 }
 
 /// # Safety

@@ -203,3 +203,9 @@ pub(crate) const TABLE: Kernels = Kernels {
 };
 
 pub(crate) static KERNELS: Kernels = TABLE;
+
+/// [`TABLE`] with the loose ASCII copy as `copy_ascii`: see `Kernels::for_spare_output`.
+pub(crate) static SPARE_OUTPUT: Kernels = Kernels {
+    copy_ascii: TABLE.copy_ascii_loose,
+    ..TABLE
+};

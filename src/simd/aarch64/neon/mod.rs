@@ -552,7 +552,7 @@ neon_entry_points! {
     utf16_bytes_to_utf8(src: &[u8], be: bool, dst: &mut OutBytes) -> (usize, usize) = generic::utf16_to_utf8::utf16_bytes_to_utf8;
 }
 
-pub(crate) static KERNELS: Kernels = Kernels {
+pub(crate) const TABLE: Kernels = Kernels {
     level: Level::Neon,
     ascii_prefix_len,
     copy_ascii,
@@ -579,4 +579,12 @@ pub(crate) static KERNELS: Kernels = Kernels {
         stage_encode_min: 96,
         mem_latin1_by_runs: true,
     },
+};
+
+pub(crate) static KERNELS: Kernels = TABLE;
+
+/// [`TABLE`] with the loose ASCII copy as `copy_ascii`: see `Kernels::for_spare_output`.
+pub(crate) static SPARE_OUTPUT: Kernels = Kernels {
+    copy_ascii: TABLE.copy_ascii_loose,
+    ..TABLE
 };

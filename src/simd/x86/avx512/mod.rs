@@ -231,6 +231,12 @@ pub(crate) const TABLE: Kernels = Kernels {
 
 pub(crate) static KERNELS: Kernels = TABLE;
 
+/// [`TABLE`] with the loose ASCII copy as `copy_ascii`: see `Kernels::for_spare_output`.
+pub(crate) static SPARE_OUTPUT: Kernels = Kernels {
+    copy_ascii: TABLE.copy_ascii_loose,
+    ..TABLE
+};
+
 impl generic::utf8::Utf8Vector for __m512i {
     #[inline(always)]
     unsafe fn repeat16(table: &[u8; 16]) -> Self {
