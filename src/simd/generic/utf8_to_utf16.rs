@@ -33,6 +33,12 @@
 //!                 characters' lengths, stored as three overlapping pairs of units
 //!     read += pos (a character boundary: every step ends at one)
 //!     at most 4 continuation bytes in the block: back to the sparse loop
+//!     its last 48 bytes 3-byte characters only: to the 3-byte loop
+//! 3-byte loop (`three_byte_blocks`, out of line), while 3 * LANES bytes and LANES units are
+//! left: bytes deinterleaved by three, validated by their payloads' ranges, LANES units
+//! stored; back to the block loop at the first round that is not LANES 3-byte characters
+//! 1-2-byte loop (`two_byte_blocks`, out of line), after the sparse loop: 64 bytes below 0xE0,
+//!     validated by shifts, a unit per byte packed by a row of 256
 //! the scalar kernel finishes from `read`
 //! ```
 //! The block loop converts only characters that lie wholly inside a block it validated, the
