@@ -26,7 +26,7 @@ enum Out {
     ReadWritten16(usize, usize, Vec<u16>),
 }
 
-const KERNELS: [&str; 15] = [
+const KERNELS: [&str; 16] = [
     "ascii_prefix_len",
     "copy_ascii",
     "widen_ascii",
@@ -42,6 +42,7 @@ const KERNELS: [&str; 15] = [
     "cjk_to_utf8",
     "cjk_to_utf16",
     "utf16_to_legacy",
+    "copy_ascii_loose",
 ];
 
 /// The parameters of one call, shared by every level.
@@ -99,6 +100,23 @@ fn call(k: KernelTable, c: &Case<'_>, canary: usize) -> Out {
                 (n, n)
             });
             Out::Bytes(n, out)
+        }
+        15 => {
+            // The loose copy may change fewer than 64 bytes past its prefix, and none at or
+            // past `min(src.len(), dst.len())`.
+            let mut buf = vec![b; c.dst_offset + c.dst_len];
+            buf.shrink_to_fit();
+            let n = k.copy_ascii_loose(src, &mut buf[c.dst_offset..]);
+            let end = c.dst_offset + src.len().min(c.dst_len).min(n + 64).max(n);
+            assert!(
+                buf[..c.dst_offset].iter().all(|&x| x == b),
+                "copy_ascii_loose: wrote before the destination"
+            );
+            assert!(
+                buf[end..].iter().all(|&x| x == b),
+                "copy_ascii_loose: wrote past min(src, dst) or 64 bytes past the prefix"
+            );
+            Out::Bytes(n, buf[c.dst_offset..c.dst_offset + n].to_vec())
         }
         2 => {
             let (n, _, out) = with_dst(c, w, |d| {
@@ -192,7 +210,7 @@ fn check_meaning(c: &Case<'_>, out: &Out) {
             let valid = std::str::from_utf8(c.bytes).map_or_else(|e| e.valid_up_to(), |_| c.bytes.len());
             assert_eq!(*n, valid, "{name}");
         }
-        (1, Out::Bytes(n, out)) => {
+        (1 | 15, Out::Bytes(n, out)) => {
             assert!(*n <= ascii.min(c.dst_len), "{name}: {n} > ascii prefix / room");
             assert_eq!(out[..], c.bytes[..*n], "{name}");
         }
