@@ -1385,9 +1385,18 @@ pub fn convert_latin1_to_str(src: &[u8], dst: &mut str) -> usize {
 /// byte writes nothing), which is what encoding_rs writes for any input. Writes at most
 /// `src.len()` bytes.
 fn utf8_to_latin1(k: &Kernels, src: &[u8], dst: &mut OutBytes) -> usize {
+    // The loose copy stores fewer than 64 bytes past the run it returns, and this loop writes
+    // at least one byte for every two it reads to the end of the input (the callers give
+    // room for all): with 128 bytes after what the copy is given, its stores are overwritten.
+    const SLACK: usize = 128;
     let (mut read, mut written) = (0, 0);
     loop {
-        let n = k.copy_ascii(&src[read..], &mut dst[written..]);
+        let (s, d) = (&src[read..], &mut dst[written..]);
+        let n = if s.len() > SLACK {
+            k.copy_ascii_loose(&s[..s.len() - SLACK], d)
+        } else {
+            k.copy_ascii(s, d)
+        };
         read += n;
         written += n;
         loop {

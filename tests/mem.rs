@@ -254,6 +254,7 @@ fn check_str(s: &str, rng: &mut Rng, what: &str) {
         let mut dst = vec![CANARY; s.len()];
         let n = ours::convert_utf8_to_latin1_lossy(s.as_bytes(), &mut dst);
         assert_eq!(&dst[..n], &expect[..], "{}", ctx());
+        assert!(dst[n..].iter().all(|&b| b == CANARY), "{}: wrote past", ctx());
         let mut their_dst = vec![CANARY; s.len()];
         let m = theirs::convert_utf8_to_latin1_lossy(s.as_bytes(), &mut their_dst);
         assert_eq!(&dst[..n], &their_dst[..m], "{}", ctx());
