@@ -173,10 +173,10 @@ impl Encoder {
 
     /// [`Encoder::encode_from_utf8_without_replacement`] into output that may be
     /// uninitialised; `dst[..written]` is written.
-    #[inline]
     ///
     /// `spare`: `dst` is a `Vec`'s spare capacity, whose bytes past `written` are never seen
     /// (`Kernels::for_spare_output`).
+    #[inline]
     fn encode_from_utf8_without_replacement_out(
         &mut self,
         src: &str,
@@ -238,10 +238,10 @@ impl Encoder {
 
     /// [`Encoder::encode_from_utf8`] into output that may be uninitialised; `dst[..written]`
     /// is written.
-    #[inline]
     ///
     /// `spare`: `dst` is a `Vec`'s spare capacity, whose bytes past `written` are never seen
     /// (`Kernels::for_spare_output`).
+    #[inline]
     fn encode_from_utf8_out(
         &mut self,
         src: &str,

@@ -1182,7 +1182,7 @@ fn latin1_to_utf8(k: &Kernels, src: &[u8], dst: &mut OutBytes) -> (usize, usize)
         // With room for two bytes a byte left (the functions that assert it, and the `Cow`
         // one), every byte left is converted, to one byte or two: what the loose copy stores
         // past the ASCII (no further than the input's length) is then overwritten. NEON,
-        // German: 1.50 -> ... instructions a byte.
+        // German: 1.50 -> 1.40 instructions a byte.
         let (s, d) = (&src[read..], &mut dst[written..]);
         let n = if d.len() / 2 >= s.len() {
             k.copy_ascii_loose(s, d)

@@ -29,9 +29,6 @@ pub(crate) trait TranscodeVector: Utf8Vector + Vector<Mask = Self> {
     /// `letters` there): NEON German 1.25 -> 1.00 instructions a byte, Russian the same;
     /// AVX2 German -2.6%, but Russian +2% and Chinese +3.8% (the test after every ASCII run).
     const UTF16_LETTERS: bool;
-    /// Whether `utf8_to_utf16` hands runs of 3-byte characters (CJK) to a loop of their own,
-    /// `3 * LANES` bytes a round (see `three_byte_blocks` there).
-    const UTF8_THREE_BYTE_RUNS: bool;
 
     /// Loads `LANES` bytes of UTF-16 (big-endian if `be`) as `LANES / 2` units, little-endian.
     ///

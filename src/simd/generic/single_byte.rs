@@ -115,8 +115,6 @@ pub(crate) fn quad_row(ones: u8, threes: u8) -> (&'static [u8; 16], usize) {
     (&rows[i], usize::from(lens[i]))
 }
 
-/// `TAIL8[s]` moves bytes `s..s + 8` to the front (`pshufb`/`tbl` pattern): the 8 bytes
-/// that end a compacted piece of `s + 8` bytes, stored so that they end exactly where it does.
 /// For a 16-byte vector with a letter of `g + 2` UTF-8 bytes at `k` (`GAP_ROWS[g][k]`): the
 /// shuffle that keeps bytes `0..k` in place and moves the bytes after the letter `g + 1` on,
 /// leaving the letter's `g + 2` bytes at `k` to be written (what the shuffle puts there is
@@ -145,6 +143,8 @@ static GAP_ROWS: [[[u8; 16]; 16]; 2] = {
     rows
 };
 
+/// `TAIL8[s]` moves bytes `s..s + 8` to the front (`pshufb`/`tbl` pattern): the 8 bytes
+/// that end a compacted piece of `s + 8` bytes, stored so that they end exactly where it does.
 pub(crate) static TAIL8: [[u8; 16]; 9] = {
     let mut table = [[0x80u8; 16]; 9];
     let mut s = 0;

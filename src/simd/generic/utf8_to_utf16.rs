@@ -899,7 +899,7 @@ pub(crate) enum Then {
 /// then in steps of 16 ASCII bytes or of 8, 6, 4 or 3 characters: `(read, written, then)`,
 /// [`Then::Sparse`] after a block of ASCII, with at most [`SPARSE_MAX`] continuation bytes,
 /// or with 1-2-byte characters only; [`Then::ThreeByte`] after one of 3-byte characters only
-/// (where `TranscodeVector::UTF8_THREE_BYTE_RUNS`); else [`Then::Stop`]: it stopped at an
+/// else [`Then::Stop`]: it stopped at an
 /// invalid sequence or where a block no longer fits.
 ///
 /// # Safety
@@ -1062,10 +1062,7 @@ pub(crate) unsafe fn blocks<V: TranscodeVector>(
             // block of them all has 42, one that began with the end of a run of other
             // characters fewer): the 3-byte loop next. Blocks with more (emoji: 48) are not
             // counted again.
-            if V::UTF8_THREE_BYTE_RUNS
-                && (32..=42).contains(&continuations)
-                && (cont >> 16).count_ones() == 32
-            {
+            if (32..=42).contains(&continuations) && (cont >> 16).count_ones() == 32 {
                 return (read, written, Then::ThreeByte);
             }
         }

@@ -47,13 +47,9 @@ impl Vector for uint8x16_t {
     }
     #[inline(always)]
     unsafe fn first_high(self) -> usize {
-        // SAFETY: NEON is baseline. The comparison (0xFF per non-ASCII byte) narrowed by 4
-        // bits: byte `i` becomes nibble `i` of the u64 (16 when none is set).
-        unsafe {
-            let high = vreinterpretq_u16_u8(vcltzq_s8(vreinterpretq_s8_u8(self)));
-            let nibbles = vget_lane_u64::<0>(vreinterpret_u64_u8(vshrn_n_u16::<4>(high)));
-            (nibbles.trailing_zeros() / 4) as usize
-        }
+        // SAFETY: NEON is baseline. `high_strided`: 4 bits a byte, narrowed from the
+        // comparison (16 when none is set).
+        unsafe { (Lane::high_strided(self).trailing_zeros() / <Self as Lane>::HIGH_STRIDE) as usize }
     }
     #[inline(always)]
     unsafe fn widen_store(self, dst: *mut u16) {
@@ -356,7 +352,6 @@ unsafe fn bytes_from(v: uint8x16_t, s: usize) -> u32 {
 impl TranscodeVector for uint8x16_t {
     type Lane = uint8x16_t;
     const UTF16_LETTERS: bool = true;
-    const UTF8_THREE_BYTE_RUNS: bool = true;
 
     #[inline(always)]
     unsafe fn load_units(src: *const u8, be: bool) -> Self {
