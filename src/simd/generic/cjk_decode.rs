@@ -16,10 +16,11 @@
 //!     stop if a non-ASCII byte is neither a lead nor a trail, or a trail is in N
 //!     per byte pair 2k, 2k+1 (at most one lead): pointer = (row - 1) * row_len + col,
 //!     gather the code points; stop if a lead's pointer is at or above the limit or its code
-//!     point is not plain (from U+0800 for UTF-8, whose kernel writes 1 or 3 bytes per
-//!     kept byte; from U+0080 for UTF-16)
-//!     output, per input byte: the byte (ASCII), its pair's code point (leads) as UTF-16 or
-//!     UTF-8, nothing (trails), compacted by table shuffles
+//!     point is not plain (from U+0800 for UTF-8, whose kernel writes 3 bytes per pair;
+//!     from U+0080 for UTF-16)
+//!     output, per input byte: UTF-16: the byte (ASCII), its pair's code point (leads),
+//!     nothing (trails); UTF-8: the byte (ASCII), the first two bytes of its pair's code
+//!     point (leads), the last one (trails); compacted by table shuffles
 //! a block that stopped: the scalar kernel, to the first character boundary from the
 //!     block's end; the kernel stops if it stopped before, and goes on otherwise
 //! the scalar kernel finishes
@@ -50,9 +51,6 @@ use core::ptr;
 
 /// By the 8 bits of `kept` (u16 lane k is kept): the bytes of the kept lanes, in order.
 pub(crate) static ROWS16: [[u8; 16]; 256] = compact_rows(Keep::TwoOrNone).0;
-/// By `kept | three << 4` (4 u32 lanes: bit k of `kept` set if lane k is kept, of `three`
-/// if it holds 3 bytes rather than 1): the bytes of the kept lanes, and their count.
-pub(crate) static ROWS013: ([[u8; 16]; 256], [u8; 256]) = compact_rows(Keep::NoneOneOrThree);
 
 /// Each byte pair's even byte, in a mask of `bits` bits per byte.
 const fn even(bits: u32) -> u64 {
@@ -143,14 +141,15 @@ pub(crate) trait CjkDecodeVector: Vector {
         t: &Self::Tables,
         tables: &PairTables,
     ) -> Option<Self::Decoded>;
-    /// Writes the block's UTF-8: the kept bytes (`kept`: ASCII bytes and leads), each lead
-    /// as the three bytes of its code point (U+0800 and above); at most `ROOM8` bytes,
-    /// starting with a store of 16 or more.
+    /// Writes the block's UTF-8: its ASCII bytes, and each pair (`leads` and the byte after
+    /// each) as the three bytes of its code point (U+0800 and above); at most `ROOM8`
+    /// bytes, starting with a store of 16 or more. (A lead in the last byte, cleared from
+    /// `leads`, may be written as a byte after the block's output.)
     ///
     /// # Safety
     /// - The ISA is enabled in the caller.
     /// - `out` is valid for writing `ROOM8` bytes; `d` was decoded from `self`, `leads`.
-    unsafe fn put_utf8(self, d: &Self::Decoded, leads: u64, kept: u64, out: *mut u8);
+    unsafe fn put_utf8(self, d: &Self::Decoded, leads: u64, out: *mut u8);
     /// Writes the block's UTF-16 as `put_utf8`: at most `ROOM16` units, starting with a
     /// store of 8 or more.
     ///
@@ -423,8 +422,8 @@ pub(crate) unsafe fn to_utf8<V: CjkDecodeVector>(
                     let out = out.cast::<u8>();
                     match &b.decoded {
                         None => b.v.store(out),
-                        Some(d) if whole => b.v.put_utf8(d, b.leads, b.kept, out),
-                        Some(d) => exactly(out, b.utf8_len(), |buf| b.v.put_utf8(d, b.leads, b.kept, buf)),
+                        Some(d) if whole => b.v.put_utf8(d, b.leads, out),
+                        Some(d) => exactly(out, b.utf8_len(), |buf| b.v.put_utf8(d, b.leads, buf)),
                     }
                 },
                 |src, dst| ascii_run::<V, _>(src, dst, |v, out| v.store(out.cast())),

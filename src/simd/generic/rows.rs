@@ -21,10 +21,6 @@ pub(crate) enum Keep {
     /// Four u32 lanes: `3 - bit 2k - bit 2k+1` bytes (UTF-8 of one to three bytes, by
     /// whether the unit is below 0x80 and below 0x800).
     ThreeLessPairs,
-    /// Four u32 lanes: none where bit `k` is clear, else three where bit `k + 4` is set and
-    /// one where it is not (a dropped byte, an ASCII byte or a character's UTF-8; the AVX2
-    /// pair kernels).
-    NoneOneOrThree,
 }
 
 impl Keep {
@@ -32,7 +28,7 @@ impl Keep {
     const fn width(self) -> usize {
         match self {
             Keep::OneOrTwo | Keep::TwoOrNone => 2,
-            Keep::OneToThree | Keep::ThreeLessPairs | Keep::NoneOneOrThree => 4,
+            Keep::OneToThree | Keep::ThreeLessPairs => 4,
         }
     }
 
@@ -45,7 +41,6 @@ impl Keep {
             Keep::TwoOrNone => 2 * first,
             Keep::OneToThree => 1 + first + second,
             Keep::ThreeLessPairs => 3 - ((i >> (2 * k)) & 1) - ((i >> (2 * k + 1)) & 1),
-            Keep::NoneOneOrThree => first * (1 + 2 * second),
         }
     }
 }

@@ -73,7 +73,7 @@ const LOW_BYTES: [u8; 16] = [
 pub(crate) static ROWS12: [[u8; 16]; 256] = compact_rows(Keep::OneOrTwo).0;
 /// The lengths of the rows of [`ROWS12`] (a load rather than a popcount, which NEON does
 /// through a vector register).
-static ROWS12_LENS: [u8; 256] = compact_rows(Keep::OneOrTwo).1;
+pub(crate) static ROWS12_LENS: [u8; 256] = compact_rows(Keep::OneOrTwo).1;
 /// By `n1 | n2 << 4` (4 units: bit k of `n1` set if unit k is not ASCII, of `n2` if it is
 /// 0x800 or more): the bytes of the u32 lanes to keep, 1 + n1_k + n2_k of lane k, and their
 /// number.

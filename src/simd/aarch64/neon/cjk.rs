@@ -10,10 +10,10 @@
 use crate::simd::OutBytes;
 use core::arch::aarch64::*;
 
-use crate::simd::generic::cjk_decode::{self, CjkDecodeVector, ROWS013, ROWS16};
+use crate::simd::generic::cjk_decode::{self, CjkDecodeVector, ROWS16};
 use crate::simd::generic::legacy_encode::{self, LegacyEncodeVector};
 use crate::simd::generic::single_byte::TAIL8;
-use crate::simd::generic::utf16_to_utf8::ROWS12;
+use crate::simd::generic::utf16_to_utf8::{ROWS12, ROWS12_LENS};
 use crate::simd::{EncodeTables, Lookup, PairTables};
 
 /// The lookup tables in registers, and the pointer parameters.
@@ -84,9 +84,9 @@ impl Decoded {
 
 impl CjkDecodeVector for uint8x16_t {
     const BITS: u32 = 4;
-    // Four pieces of 4 bytes, each stored as 16 bytes at the end of those before (at most
-    // 24 bytes in all: 16 + one per lead).
-    const ROOM8: usize = 40;
+    // Two pieces of 8 input bytes, each stored as 16 bytes, the second at the end of the
+    // first (at most 12 bytes).
+    const ROOM8: usize = 28;
     // Two pieces of 8 bytes, each stored as 8 units.
     const ROOM16: usize = 16;
     const ASCII_RUNS: bool = true;
@@ -207,56 +207,46 @@ impl CjkDecodeVector for uint8x16_t {
     }
 
     #[inline(always)]
-    unsafe fn put_utf8(self, d: &Decoded, leads: u64, kept: u64, out: *mut u8) {
-        // SAFETY: register operations; the row loads index tables of 256 with a byte; the
-        // stores write 16 bytes at `out + at`, `at` at most the block's 24 bytes: inside the
-        // `ROOM8` (40) bytes of the contract; eight pairs: 24 bytes.
+    unsafe fn put_utf8(self, d: &Decoded, leads: u64, out: *mut u8) {
+        // SAFETY: register operations; the row and length loads index tables of 256 with a
+        // byte; the stores write 16 bytes at `out` and at `out + n`, `n` at most 12 (8
+        // lanes, at most 4 leads): inside the `ROOM8` (28) bytes of the contract.
         unsafe {
+            let cp = d.cp;
+            // Each pair's three bytes, in the low half (lane k: the pair at bytes 2k, 2k + 1).
+            let low6 = vdup_n_u8(0x3F);
+            let b0 = vorr_u8(vmovn_u16(vshrq_n_u16::<12>(cp)), vdup_n_u8(0xE0));
+            let b1 = vbsl_u8(low6, vshrn_n_u16::<6>(cp), vdup_n_u8(0x80));
+            let b2 = vbsl_u8(low6, vmovn_u16(cp), vdup_n_u8(0x80));
             if leads == EVEN {
                 // Eight pairs (dense CJK text): their three bytes, interleaved by the store.
-                let cp = d.cp;
-                let b0 = vorr_u8(vmovn_u16(vshrq_n_u16::<12>(cp)), vdup_n_u8(0xE0));
-                let low6 = vdup_n_u8(0x3F);
-                let b1 = vorr_u8(vand_u8(vshrn_n_u16::<6>(cp), low6), vdup_n_u8(0x80));
-                let b2 = vorr_u8(vand_u8(vmovn_u16(cp), low6), vdup_n_u8(0x80));
                 vst3_u8(out, uint8x8x3_t(b0, b1, b2));
                 return;
             }
-            let units = d.units(self);
-            let kept = bytes(kept);
-            // Row index of each piece of 4 input bytes: kept | leads << 4, summed in pairs.
-            const WEIGHT: [u8; 16] = [1, 2, 4, 8, 1, 2, 4, 8, 1, 2, 4, 8, 1, 2, 4, 8];
-            let weight = vld1q_u8(WEIGHT.as_ptr());
-            let w = vorrq_u8(vandq_u8(kept, weight), vandq_u8(d.leads, vshlq_n_u8::<4>(weight)));
-            let w = vpaddq_u8(w, w);
-            let index = vgetq_lane_u32::<0>(vreinterpretq_u32_u8(vpaddq_u8(w, w)));
-            let (rows, lens) = &ROWS013;
-            let mut at = 0;
-            for (h, &u) in units.iter().enumerate() {
-                let lead = vreinterpretq_u16_s16(vmovl_s8(if h == 0 {
-                    vget_low_s8(vreinterpretq_s8_u8(d.leads))
-                } else {
-                    vget_high_s8(vreinterpretq_s8_u8(d.leads))
-                }));
-                // Per u16 lane: (b0, b1) and (b2, 0) of a lead's UTF-8, the byte and 0 for
-                // ASCII.
-                let b01 = vorrq_u16(
-                    vorrq_u16(
-                        vshrq_n_u16::<12>(u),
-                        vandq_u16(vshlq_n_u16::<2>(u), vdupq_n_u16(0x3F00)),
-                    ),
-                    vdupq_n_u16(0x80E0),
-                );
-                let b2 = vorrq_u16(vandq_u16(u, vdupq_n_u16(0x3F)), vdupq_n_u16(0x80));
-                let b01 = vbslq_u16(lead, b01, u);
-                let b2 = vandq_u16(b2, lead);
-                for (q, slots) in [vzip1q_u16(b01, b2), vzip2q_u16(b01, b2)].into_iter().enumerate() {
-                    let i = (index >> (8 * (2 * h + q)) & 0xFF) as usize;
-                    let piece = vqtbl1q_u8(vreinterpretq_u8_u16(slots), vld1q_u8(rows[i].as_ptr()));
-                    vst1q_u8(out.add(at), piece);
-                    at += usize::from(lens[i]);
-                }
-            }
+            // A u16 lane per input byte: a lead's first two bytes, a trail's last one (of
+            // the lead before it), an ASCII byte itself; the leads keep two bytes, the
+            // others one (`ROWS12` by the lanes that are not leads). A lead's last byte
+            // cleared from `leads` (the block ends before it) is a lane of one byte past the
+            // block's output.
+            let spread = |b: uint8x8_t| {
+                let q = vcombine_u8(b, b);
+                vzip1q_u8(q, q)
+            };
+            let lead = d.leads;
+            let trail = vextq_u8::<15>(vdupq_n_u8(0), lead);
+            let low = vbslq_u8(trail, vextq_u8::<15>(vdupq_n_u8(0), spread(b2)), self);
+            let low = vbslq_u8(lead, spread(b0), low);
+            let high = spread(b1);
+            const WEIGHT: [u8; 16] = [1, 2, 4, 8, 16, 32, 64, 128, 1, 2, 4, 8, 16, 32, 64, 128];
+            let one = vbicq_u8(vld1q_u8(WEIGHT.as_ptr()), lead);
+            let one = vpaddq_u8(one, one);
+            let one = vpaddq_u8(one, one);
+            let one = vgetq_lane_u16::<0>(vreinterpretq_u16_u8(vpaddq_u8(one, one)));
+            let (first, second) = (usize::from(one & 0xFF), usize::from(one >> 8));
+            let piece = vqtbl1q_u8(vzip1q_u8(low, high), vld1q_u8(ROWS12[first].as_ptr()));
+            vst1q_u8(out, piece);
+            let piece = vqtbl1q_u8(vzip2q_u8(low, high), vld1q_u8(ROWS12[second].as_ptr()));
+            vst1q_u8(out.add(usize::from(ROWS12_LENS[first])), piece);
         }
     }
 

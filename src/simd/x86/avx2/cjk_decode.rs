@@ -20,7 +20,8 @@
 
 use core::arch::x86_64::*;
 
-use crate::simd::generic::cjk_decode::{CjkDecodeVector, ROWS013, ROWS16};
+use crate::simd::generic::cjk_decode::{CjkDecodeVector, ROWS16};
+use crate::simd::generic::utf16_to_utf8::{ROWS12, ROWS12_LENS};
 use crate::simd::{Lookup, PairTables};
 
 /// The nibble tables in registers (each 16-entry table in both 128-bit lanes), and the
@@ -166,12 +167,12 @@ unsafe fn byte_mask(m: u32) -> __m256i {
 
 /// The u16 output of every input byte of a mixed block: the byte (ASCII) or the code point
 /// of its pair (non-ASCII: leads; trails are dropped anyway). `[0]` holds bytes 0..8 and
-/// 16..24, `[1]` bytes 8..16 and 24..32; also the matching "not ASCII" masks (0xFFFF).
+/// 16..24, `[1]` bytes 8..16 and 24..32.
 ///
 /// # Safety
 /// AVX2 is enabled in the caller.
 #[inline(always)]
-unsafe fn units(v: __m256i, cp: &[__m256i; 2]) -> ([__m256i; 2], [__m256i; 2]) {
+unsafe fn units(v: __m256i, cp: &[__m256i; 2]) -> [__m256i; 2] {
     // SAFETY: register operations only; AVX2 per the caller's contract.
     unsafe {
         let zero = _mm256_setzero_si256();
@@ -191,7 +192,7 @@ unsafe fn units(v: __m256i, cp: &[__m256i; 2]) -> ([__m256i; 2], [__m256i; 2]) {
             _mm256_unpackhi_epi16(cp16, cp16),
             high[1],
         );
-        ([x0, x1], high)
+        [x0, x1]
     }
 }
 
@@ -214,62 +215,80 @@ unsafe fn three_bytes(cp: __m256i) -> __m256i {
     }
 }
 
-/// Writes a mixed block's UTF-8 at `out`: eight pieces of 4 input bytes, each stored as 16
-/// bytes, one after the other (at most 64 bytes in all).
+/// Writes a mixed block's UTF-8 at `out`: four pieces of 8 input bytes, each stored as 16
+/// bytes, one after the other (at most 52 bytes in all).
+///
+/// Per input byte, a u16 lane: a lead's first two bytes, a trail's last one (of the lead
+/// before it), an ASCII byte itself; the leads keep two bytes, the others one (`ROWS12` by
+/// the bytes that are not leads, as NEON's). A lead's last byte cleared from `leads` (the
+/// block ends before it) is a lane of one byte past the block's output.
 ///
 /// # Safety
 /// - AVX2, BMI1 and POPCNT are enabled in the caller.
-/// - `out` is valid for writing 64 bytes.
+/// - `out` is valid for writing 52 bytes.
 #[inline(always)]
-unsafe fn mixed_utf8(v: __m256i, cp: &[__m256i; 2], leads: u32, kept: u32, out: *mut u8) {
-    // SAFETY: AVX2 per the contract. The loads read rows of `ROWS013` (indices below 256).
-    // The stores write 16 bytes each at `out + at`, where `at` is the length of the pieces
-    // before, at most 48 (the whole block's): inside the 64 bytes of the contract.
+unsafe fn mixed_utf8(v: __m256i, cp: &[__m256i; 2], leads: u32, out: *mut u8) {
+    // SAFETY: AVX2 per the contract. The loads read rows of `ROWS12` and its lengths
+    // (indices below 256). The stores write 16 bytes each at `out + at`, where `at` is the
+    // length of the pieces before, at most 36 (three of at most 12: 8 lanes, at most 4
+    // leads): inside the 52 bytes of the contract.
     unsafe {
-        let (x, high) = units(v, cp);
-        // Per u16 lane: (b0, b1) and (b2, 0) of a lead's UTF-8, the byte and 0 for ASCII.
-        let mut lanes = [_mm256_setzero_si256(); 4];
-        for h in 0..2 {
-            let u = x[h];
-            let b01 = _mm256_or_si256(
-                _mm256_or_si256(
-                    _mm256_srli_epi16::<12>(u),
-                    _mm256_and_si256(_mm256_slli_epi16::<2>(u), _mm256_set1_epi16(0x3F00)),
-                ),
-                _mm256_set1_epi16(0x80E0u16 as i16),
-            );
-            let b2 = _mm256_or_si256(
-                _mm256_and_si256(u, _mm256_set1_epi16(0x3F)),
-                _mm256_set1_epi16(0x80),
-            );
-            let b01 = _mm256_blendv_epi8(u, b01, high[h]);
-            let b2 = _mm256_and_si256(b2, high[h]);
-            // u32 lanes: [0] bytes 0..4 | 16..20, [1] 4..8 | 20..24 (h = 0), 8.. for h = 1.
-            lanes[2 * h] = _mm256_unpacklo_epi16(b01, b2);
-            lanes[2 * h + 1] = _mm256_unpackhi_epi16(b01, b2);
-        }
-        // Row index of piece q (input bytes 4q..4q + 4): kept | leads << 4 of its bytes.
-        let even = (kept & 0x0F0F_0F0F) | (leads & 0x0F0F_0F0F) << 4;
-        let odd = (kept >> 4 & 0x0F0F_0F0F) | (leads & 0xF0F0_F0F0);
-        let index = |q: usize| ([even, odd][q % 2] >> (8 * (q / 2)) & 0xFF) as usize;
-        let (rows, lens) = &ROWS013;
-        let mut at = 0;
-        // Pieces q and q + 4 are the two 128-bit lanes of `lanes[q]`.
-        let mut pieces = [_mm256_setzero_si256(); 4];
-        for (q, piece) in pieces.iter_mut().enumerate() {
+        // Pairs 0..16 in order (128-bit lane 0: 0..8, lane 1: 8..16), as u16: each pair's
+        // lane covers its two input bytes.
+        let cp16 = _mm256_packus_epi32(cp[0], cp[1]);
+        // Low byte: b0 of the pair's UTF-8; high byte: b1; and b2.
+        let b01 = _mm256_or_si256(
+            _mm256_or_si256(
+                _mm256_srli_epi16::<12>(cp16),
+                _mm256_and_si256(_mm256_slli_epi16::<2>(cp16), _mm256_set1_epi16(0x3F00)),
+            ),
+            _mm256_set1_epi16(0x80E0u16 as i16),
+        );
+        let b2 = _mm256_or_si256(
+            _mm256_and_si256(cp16, _mm256_set1_epi16(0x3F)),
+            _mm256_set1_epi16(0x80),
+        );
+        // Each byte's pair's b0, b1, b2.
+        let (first, second) = (
+            _mm256_setr_epi8(
+                0, 0, 2, 2, 4, 4, 6, 6, 8, 8, 10, 10, 12, 12, 14, 14, 0, 0, 2, 2, 4, 4, 6, 6, 8, 8, 10, 10,
+                12, 12, 14, 14,
+            ),
+            _mm256_setr_epi8(
+                1, 1, 3, 3, 5, 5, 7, 7, 9, 9, 11, 11, 13, 13, 15, 15, 1, 1, 3, 3, 5, 5, 7, 7, 9, 9, 11, 11,
+                13, 13, 15, 15,
+            ),
+        );
+        let lead = byte_mask(leads);
+        let b0 = _mm256_shuffle_epi8(b01, first);
+        let high = _mm256_shuffle_epi8(b01, second);
+        // A lead's b2 one byte later, at its trail (0x80 and above: a blend's mask there,
+        // 0 elsewhere).
+        let b2 = _mm256_and_si256(_mm256_shuffle_epi8(b2, first), lead);
+        let b2 = _mm256_alignr_epi8::<15>(b2, _mm256_permute2x128_si256::<0x08>(b2, b2));
+        let low = _mm256_blendv_epi8(_mm256_blendv_epi8(v, b2, b2), b0, lead);
+        // u16 lanes: input bytes 0..8 | 16..24, then 8..16 | 24..32.
+        let lanes = [_mm256_unpacklo_epi8(low, high), _mm256_unpackhi_epi8(low, high)];
+        let one = |q: u32| (!leads >> (8 * q) & 0xFF) as usize;
+        let mut pieces = [_mm256_setzero_si256(); 2];
+        for (h, piece) in pieces.iter_mut().enumerate() {
+            let h = h as u32;
             let pattern = _mm256_inserti128_si256::<1>(
-                _mm256_castsi128_si256(_mm_loadu_si128(rows[index(q)].as_ptr().cast())),
-                _mm_loadu_si128(rows[index(q + 4)].as_ptr().cast()),
+                _mm256_castsi128_si256(_mm_loadu_si128(ROWS12[one(h)].as_ptr().cast())),
+                _mm_loadu_si128(ROWS12[one(h + 2)].as_ptr().cast()),
             );
-            *piece = _mm256_shuffle_epi8(lanes[q], pattern);
+            *piece = _mm256_shuffle_epi8(lanes[h as usize], pattern);
         }
-        for (q, piece) in pieces.iter().enumerate() {
-            _mm_storeu_si128(out.add(at).cast(), _mm256_castsi256_si128(*piece));
-            at += usize::from(lens[index(q)]);
-        }
-        for (q, piece) in pieces.iter().enumerate() {
-            _mm_storeu_si128(out.add(at).cast(), _mm256_extracti128_si256::<1>(*piece));
-            at += usize::from(lens[index(q + 4)]);
+        let mut at = 0;
+        for q in 0..4u32 {
+            let piece = pieces[(q % 2) as usize];
+            let lane = if q < 2 {
+                _mm256_castsi256_si128(piece)
+            } else {
+                _mm256_extracti128_si256::<1>(piece)
+            };
+            _mm_storeu_si128(out.add(at).cast(), lane);
+            at += usize::from(ROWS12_LENS[one(q)]);
         }
     }
 }
@@ -286,7 +305,7 @@ unsafe fn mixed_utf16(v: __m256i, cp: &[__m256i; 2], kept: u32, out: *mut u16) {
     // The stores write 8 units each at `out + at`, where `at` is the length of the pieces
     // before, at most 24 (three pieces of 8): inside the 32 units of the contract.
     unsafe {
-        let (x, _) = units(v, cp);
+        let x = units(v, cp);
         let kept = |g: u32| (kept >> (8 * g) & 0xFF) as usize;
         // Pieces: 0 and 2 in the lanes of `x[0]`, 1 and 3 in those of `x[1]`. (A loop, not
         // `array::map`: its closure is a function of its own, without AVX2 enabled.)
@@ -317,9 +336,9 @@ const EVEN: u64 = 0x5555_5555;
 
 impl CjkDecodeVector for __m256i {
     const BITS: u32 = 1;
-    // A mixed block: eight pieces of 4 input bytes, each stored as 16 bytes at the end of
-    // those before (at most 48 bytes in all); sixteen pairs: 48 bytes exactly.
-    const ROOM8: usize = 64;
+    // A mixed block: four pieces of 8 input bytes, each stored as 16 bytes at the end of
+    // those before (at most 36 bytes before the last); sixteen pairs: 48 bytes exactly.
+    const ROOM8: usize = 52;
     // A mixed block: four pieces of 8 bytes, each stored as 8 units (at most 24 before the
     // last); ASCII: 32 units.
     const ROOM16: usize = 32;
@@ -454,10 +473,10 @@ impl CjkDecodeVector for __m256i {
     }
 
     #[inline(always)]
-    unsafe fn put_utf8(self, cp: &[__m256i; 2], leads: u64, kept: u64, out: *mut u8) {
-        // SAFETY: AVX2 per the trait contract; `out` has ROOM8 (64) bytes of room. Sixteen
+    unsafe fn put_utf8(self, cp: &[__m256i; 2], leads: u64, out: *mut u8) {
+        // SAFETY: AVX2 per the trait contract; `out` has ROOM8 (52) bytes of room. Sixteen
         // pairs: 16 bytes at 0, 12 and 24, then 8 at 36 and 40: 48 bytes exactly. Mixed: at
-        // most 64 bytes (`mixed_utf8`).
+        // most 52 bytes (`mixed_utf8`).
         unsafe {
             if leads == EVEN {
                 let pack = _mm256_setr_epi8(
@@ -474,7 +493,7 @@ impl CjkDecodeVector for __m256i {
                 _mm_storel_epi64(out.add(36).cast(), last);
                 _mm_storel_epi64(out.add(40).cast(), _mm_srli_si128::<4>(last));
             } else {
-                mixed_utf8(self, cp, leads as u32, kept as u32, out);
+                mixed_utf8(self, cp, leads as u32, out);
             }
         }
     }
