@@ -51,6 +51,7 @@ macro_rules! forward_bytes {
 forward_bytes! {
     copy_ascii(src: &[u8]) -> usize;
     copy_ascii_loose(src: &[u8]) -> usize;
+    utf8_to_latin1(src: &[u8], first: u8) -> (usize, usize);
     narrow_ascii(src: &[u16]) -> usize;
     utf8_copy_valid(src: &[u8]) -> (usize, usize);
     utf16_to_utf8(src: &[u16]) -> (usize, usize);
@@ -162,6 +163,7 @@ pub fn single_byte_legacy_tables(encoding: &'static crate::Encoding) -> Option<L
             pages: t.enc_pages,
             blocks: crate::simd::Lookup::U8(t.enc_blocks),
             declined: [(0xFFFF, 0); 5],
+            latin1_from: t.latin1_from(),
         })),
         _ => None,
     }

@@ -1380,46 +1380,25 @@ pub fn convert_latin1_to_str(src: &[u8], dst: &mut str) -> usize {
     written
 }
 
-/// Converts UTF-8 of Latin1 to Latin1: ASCII runs with the copy kernel, each other
-/// byte with the next as one character (`(lead & 0x1F) << 6 | trail & 0x3F`; a last lone
-/// byte writes nothing), which is what encoding_rs writes for any input. Writes at most
-/// `src.len()` bytes.
+/// Converts UTF-8 of Latin1 to Latin1: ASCII and Latin1 letters by `utf8_to_latin1`, any
+/// other byte with the next as one character (`(lead & 0x1F) << 6 | trail & 0x3F`, what the
+/// kernel writes for the letters too; a last lone byte writes nothing), which is what
+/// encoding_rs writes for any input. Writes at most `src.len()` bytes.
 fn utf8_to_latin1(k: &Kernels, src: &[u8], dst: &mut OutBytes) -> usize {
-    // The loose copy stores fewer than 64 bytes past the run it returns, and this loop writes
-    // at least one byte for every two it reads to the end of the input (the callers give
-    // room for all): with 128 bytes after what the copy is given, its stores are overwritten.
-    const SLACK: usize = 128;
     let (mut read, mut written) = (0, 0);
     loop {
-        let (s, d) = (&src[read..], &mut dst[written..]);
-        let n = if s.len() > SLACK {
-            k.copy_ascii_loose(&s[..s.len() - SLACK], d)
-        } else {
-            k.copy_ascii(s, d)
+        // ASCII and Latin1 letters (U+0080..=U+00FF) through the kernel; it stops at what is
+        // not, which is converted as the lossy conversion does (the callers give room for
+        // all: the output is never longer than the input).
+        let (r, w) = k.utf8_to_latin1(&src[read..], 0x80, &mut dst[written..]);
+        read += r;
+        written += w;
+        let (Some(&lead), Some(&trail)) = (src.get(read), src.get(read + 1)) else {
+            return written;
         };
-        read += n;
-        written += n;
-        loop {
-            let Some(&lead) = src.get(read) else {
-                return written;
-            };
-            if lead < 0x80 {
-                // One ASCII byte inline (words are separated by single spaces); a run: the copy.
-                dst[written].write(lead);
-                read += 1;
-                written += 1;
-                if src.get(read).is_some_and(|&b| b < 0x80) {
-                    break;
-                }
-                continue;
-            }
-            let Some(&trail) = src.get(read + 1) else {
-                return written;
-            };
-            dst[written].write((lead & 0x1F) << 6 | trail & 0x3F);
-            read += 2;
-            written += 1;
-        }
+        dst[written].write((lead & 0x1F) << 6 | trail & 0x3F);
+        read += 2;
+        written += 1;
     }
 }
 

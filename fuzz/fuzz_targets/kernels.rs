@@ -2,7 +2,7 @@
 //! and identical output prefix, on inputs at any alignment and outputs of any length.
 //!
 //! Header: `[0]` kernel, `[1]` source offset (alignment), `[2]` destination offset, `[3]`
-//! bit 0 big-endian (UTF-16 byte kernels), bit 1 raw UTF-16 payload, bits 2–7 single-byte
+//! bit 0 big-endian (UTF-16 byte kernels; `utf8_to_latin1`: from 0xA0, not 0x80), bit 1 raw UTF-16 payload, bits 2–7 single-byte
 //! encoding (or CJK encoding, for the CJK decode and `utf16_to_legacy` kernels), `[4..6]` and `[6]` destination length, `[4..8]` PRNG seed. Payload: the input.
 //!
 //! Sources sit at the end of an allocation of exactly the right size and destinations too, so
@@ -26,7 +26,7 @@ enum Out {
     ReadWritten16(usize, usize, Vec<u16>),
 }
 
-const KERNELS: [&str; 16] = [
+const KERNELS: [&str; 17] = [
     "ascii_prefix_len",
     "copy_ascii",
     "widen_ascii",
@@ -43,6 +43,7 @@ const KERNELS: [&str; 16] = [
     "cjk_to_utf16",
     "utf16_to_legacy",
     "copy_ascii_loose",
+    "utf8_to_latin1",
 ];
 
 /// The parameters of one call, shared by every level.
@@ -117,6 +118,12 @@ fn call(k: KernelTable, c: &Case<'_>, canary: usize) -> Out {
                 "copy_ascii_loose: wrote past min(src, dst) or 64 bytes past the prefix"
             );
             Out::Bytes(n, buf[c.dst_offset..c.dst_offset + n].to_vec())
+        }
+        16 => {
+            // From 0xA0 (windows-1252's encoder) or 0x80 (`mem`'s Latin1), by the flag.
+            let first = if c.be { 0xA0 } else { 0x80 };
+            let (r, n, out) = with_dst(c, b, |d| k.utf8_to_latin1(src, first, d));
+            Out::ReadWritten8(r, n, out)
         }
         2 => {
             let (n, _, out) = with_dst(c, w, |d| {
@@ -239,6 +246,17 @@ fn check_meaning(c: &Case<'_>, out: &Out) {
                 "{name}: read invalid UTF-8"
             );
             assert_eq!(out[..], c.bytes[..*r], "{name}");
+        }
+        (16, Out::ReadWritten8(r, _, out)) => {
+            // What it read is UTF-8 of ASCII and of U+0080..=U+00FF from `first`, and it
+            // wrote those code points.
+            let first = if c.be { 0xA0 } else { 0x80 };
+            let text = std::str::from_utf8(&c.bytes[..*r]).expect("read valid UTF-8");
+            assert!(
+                text.chars().all(|ch| ch.is_ascii() || (first..=0xFF).contains(&u32::from(ch))),
+                "{name}: read a character it does not convert"
+            );
+            assert_eq!(*out, text.chars().map(|ch| ch as u8).collect::<Vec<_>>(), "{name}");
         }
         (6, Out::ReadWritten16(r, _, out)) => {
             let text = std::str::from_utf8(&c.bytes[..*r]).expect("read valid UTF-8");

@@ -273,6 +273,7 @@ pub(crate) static ENC_TABLES: EncodeTables = EncodeTables {
     pages: &BIG5_ENC_PAGES,
     blocks: Lookup::U16(&ENC_BYTES),
     declined: [(0xFFFF, 0); 5],
+    latin1_from: 0,
 };
 
 impl Big5Encoder {

@@ -209,6 +209,7 @@ pub(crate) static ENC_TABLES: EncodeTables = EncodeTables {
     pages: &JIS0208_ENC_PAGES,
     blocks: Lookup::U16(&ENC_BYTES),
     declined: DECLINED,
+    latin1_from: 0,
 };
 
 /// The code points the encoders of jis0208 (EUC-JP's and ISO-2022-JP's) treat before their

@@ -452,6 +452,7 @@ pub(crate) static ENC_TABLES: EncodeTables = EncodeTables {
         (0xFFFF, 0),
         (0xFFFF, 0),
     ],
+    latin1_from: 0,
 };
 
 impl Gb18030Encoder {

@@ -534,6 +534,7 @@ static ENC_TABLES: EncodeTables = EncodeTables {
     pages: &JIS0208_ENC_PAGES,
     blocks: Lookup::U16(&ENC_BYTES),
     declined: euc_jp::DECLINED,
+    latin1_from: 0,
 };
 
 /// What jis0208 state writes for the non-ASCII code point `code_point` without switching:

@@ -184,6 +184,7 @@ pub(crate) static ENC_TABLES: EncodeTables = EncodeTables {
         (0x2212, 0x2212),
         (0xFF61, 0xFF9F),
     ],
+    latin1_from: 0,
 };
 
 /// What the encoder writes for one non-ASCII code point.

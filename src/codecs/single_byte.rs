@@ -59,11 +59,16 @@ impl SingleByteDecoder {
 #[derive(Clone, Copy)]
 pub(crate) struct SingleByteEncoder {
     tables: &'static SingleByteTables,
+    /// `tables.latin1_from()`, once per encoder rather than once per call.
+    latin1_from: u8,
 }
 
 impl SingleByteEncoder {
     pub(crate) const fn new(tables: &'static SingleByteTables) -> Self {
-        SingleByteEncoder { tables }
+        SingleByteEncoder {
+            tables,
+            latin1_from: tables.latin1_from(),
+        }
     }
 
     /// Encodes the prefix of `src` (UTF-16) whose units are ASCII or mapped, as far as `dst`
@@ -87,6 +92,7 @@ impl SingleByteEncoder {
                 pages,
                 blocks: Lookup::U8(blocks),
                 declined: [(0xFFFF, 0); 5],
+                latin1_from: self.latin1_from,
             };
             src.encode_run(dst, Some(&tables), |c| u16::from(self.tables.encode(c)));
             let Some((c, len)) = src.peek() else {
@@ -149,6 +155,30 @@ mod tests {
                 check_encode(enc, &c.to_string(), &[], 16);
             }
         }
+    }
+
+    /// `latin1_from`: the bytes from it to 0xFF encode their own code points (the
+    /// `utf8_to_latin1` kernel's condition), and it is the lowest such byte from 0x80;
+    /// windows-1252's is 0xA0.
+    #[test]
+    fn latin1_from_is_where_bytes_are_their_code_points() {
+        for enc in single_byte_encodings() {
+            let crate::encoding::Kind::SingleByte(t) = enc.kind() else {
+                continue;
+            };
+            let identity = |b: u32| t.encode(b) == b as u8;
+            let lowest = (0x80..=0xFFu32).rev().take_while(|&b| identity(b)).last();
+            let expect = match lowest {
+                // Only a run that `run` holds: windows-1252's U+00A0..=U+00FF.
+                Some(b) if t.run.0 == b as u16 && u32::from(t.run.2) == 0x100 - b => b as u8,
+                _ => 0,
+            };
+            assert_eq!(t.latin1_from(), expect, "{}", enc.name());
+        }
+        let crate::encoding::Kind::SingleByte(t) = crate::WINDOWS_1252.kind() else {
+            unreachable!("windows-1252 is single-byte");
+        };
+        assert_eq!(t.latin1_from(), 0xA0);
     }
 
     #[test]

@@ -205,6 +205,10 @@ pub(crate) struct EncodeTables {
     pub(crate) blocks: Lookup,
     /// Inclusive ranges; unused entries are `(0xFFFF, 0)` (empty).
     pub(crate) declined: [(u16, u16); 5],
+    /// A single-byte encoding whose bytes from this one to 0xFF are the code points
+    /// themselves, as `Kernels::utf8_to_latin1` takes them (windows-1252: 0xA0); 0 for the
+    /// others. (For the UTF-8 encode runs; the kernels of this struct do not read it.)
+    pub(crate) latin1_from: u8,
 }
 
 impl EncodeTables {
@@ -460,6 +464,7 @@ pub(crate) struct Kernels {
     copy_ascii_loose: unsafe fn(&[u8], &mut OutBytes) -> usize,
     widen_ascii: unsafe fn(&[u8], &mut [u16]) -> usize,
     narrow_ascii: unsafe fn(&[u16], &mut OutBytes) -> usize,
+    utf8_to_latin1: unsafe fn(&[u8], u8, &mut OutBytes) -> (usize, usize),
     utf8_valid_up_to: unsafe fn(&[u8]) -> usize,
     utf8_copy_valid: Transcode<u8, MaybeUninit<u8>>,
     utf8_to_utf16: Transcode<u8, u16>,
@@ -511,6 +516,12 @@ kernel_methods! {
     widen_ascii(src: &[u8], dst: &mut [u16]) -> usize;
     /// Narrows the longest prefix of `src` below U+0080 that fits into `dst`; returns its length.
     narrow_ascii(src: &[u16], dst: &mut OutBytes) -> usize;
+    /// Converts the longest prefix of `src` made of ASCII bytes and of the two-byte UTF-8 of
+    /// U+0080..=U+00FF whose code point is `first` or above (`first` from 0x80; a lead and a
+    /// continuation byte, the lead 0xC2 or 0xC3) into a byte per character, the code point,
+    /// as far as it fits in `dst`: `(read, written)`. (A single-byte encoder whose bytes from
+    /// `first` are those code points: windows-1252 from 0xA0; `mem`'s Latin1 from 0x80.)
+    utf8_to_latin1(src: &[u8], first: u8, dst: &mut OutBytes) -> (usize, usize);
     /// Length of the longest prefix of `src` that is valid UTF-8 made of whole characters.
     utf8_valid_up_to(src: &[u8]) -> usize;
     /// Copies the longest valid, whole-character UTF-8 prefix of `src` that fits into `dst`:

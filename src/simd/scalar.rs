@@ -16,6 +16,7 @@ pub(crate) const TABLE: Kernels = Kernels {
     copy_ascii_loose: copy_ascii,
     widen_ascii,
     narrow_ascii,
+    utf8_to_latin1,
     utf8_valid_up_to,
     utf8_copy_valid,
     utf8_to_utf16,
@@ -103,6 +104,54 @@ pub(crate) fn narrow_ascii(src: &[u16], dst: &mut OutBytes) -> usize {
         n += 1;
     }
     n
+}
+
+pub(crate) fn utf8_to_latin1(src: &[u8], first: u8, dst: &mut OutBytes) -> (usize, usize) {
+    utf8_to_latin1_with(src, first, dst, copy_ascii)
+}
+
+/// [`utf8_to_latin1`] with the ASCII runs copied by `copy` (a level's `copy_ascii`), the
+/// letters between them one by one.
+#[inline(always)]
+pub(crate) fn utf8_to_latin1_with(
+    src: &[u8],
+    first: u8,
+    dst: &mut OutBytes,
+    copy: impl Fn(&[u8], &mut OutBytes) -> usize,
+) -> (usize, usize) {
+    let (mut read, mut written) = (0, 0);
+    loop {
+        let n = copy(&src[read..], &mut dst[written..]);
+        read += n;
+        written += n;
+        loop {
+            let (Some(&lead), Some(slot)) = (src.get(read), dst.get_mut(written)) else {
+                return (read, written);
+            };
+            if lead < 0x80 {
+                // One ASCII byte inline (words are separated by single spaces); a run: the
+                // copy.
+                if src.get(read + 1).is_some_and(|&b| b < 0x80) {
+                    break;
+                }
+                slot.write(lead);
+                read += 1;
+                written += 1;
+                continue;
+            }
+            let Some(&trail) = src.get(read + 1) else {
+                return (read, written);
+            };
+            // 0xC2 and 0xC3 lead U+0080..=U+00FF; the lead's low bit is the code point's bit 6.
+            let byte = (lead << 6) | (trail & 0x3F);
+            if lead & 0xFE != 0xC2 || trail & 0xC0 != 0x80 || byte < first {
+                return (read, written);
+            }
+            slot.write(byte);
+            read += 2;
+            written += 1;
+        }
+    }
 }
 
 /// The length of the valid UTF-8 sequence starting at `src[0]` (a non-ASCII lead byte), or

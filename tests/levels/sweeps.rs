@@ -186,6 +186,50 @@ pub fn ascii_kernels() {
     }
 }
 
+/// `utf8_to_latin1` against scalar: ASCII, German-like and dense Latin1 text with every
+/// stop (U+0080..=U+009F below `first` 0xA0, U+0100, a three-byte character, lone leads and
+/// continuation bytes, a lead before ASCII) at every position, from 0x80 and 0xA0, at every
+/// alignment and several output sizes; the bytes past the output are compared too (the
+/// kernel writes exactly).
+pub fn utf8_to_latin1_kernel() {
+    let specials: &[&[u8]] = &[
+        b"\xC2\x80",
+        b"\xC2\x9F",
+        b"\xC2\xA0",
+        b"\xC3\xBF",
+        b"\xC4\x80",
+        b"\xE2\x82\xAC",
+        b"\xC3a",
+        b"\xA9",
+        b"\xC3\xC3\xA9",
+    ];
+    let bases: [&[u8]; 3] = [
+        "Grüße aus Köln, schöne Straße! ".as_bytes(),
+        "ÄÖÜäöüßéèàçñ".as_bytes(),
+        b"The quick brown fox jumps. ",
+    ];
+    for base in bases {
+        let inputs = byte_inputs(base, specials);
+        for k in levels() {
+            for input in &inputs {
+                for first in [0x80, 0xA0] {
+                    same(
+                        "utf8_to_latin1",
+                        k,
+                        input,
+                        |k, s, cap| {
+                            let mut d = vec![0xA5u8; cap];
+                            let n = k.utf8_to_latin1(s, first, as_out(&mut d));
+                            (n, d)
+                        },
+                        caps,
+                    );
+                }
+            }
+        }
+    }
+}
+
 pub fn narrow_ascii_kernel() {
     let specials: [u16; 6] = [0x80, 0xFF, 0x100, 0x7F80, 0x8000, 0xFFFF];
     for k in levels() {
@@ -1748,6 +1792,7 @@ pub fn utf16_to_utf8_token_mixes() {
 pub const SWEEPS: &[(&str, fn())] = &[
     ("ascii_kernels", ascii_kernels),
     ("narrow_ascii_kernel", narrow_ascii_kernel),
+    ("utf8_to_latin1_kernel", utf8_to_latin1_kernel),
     ("utf8_kernels", utf8_kernels),
     ("utf16_kernels", utf16_kernels),
     ("single_byte_kernels", single_byte_kernels),

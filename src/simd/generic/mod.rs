@@ -5,6 +5,7 @@
 pub(crate) mod ascii;
 pub(crate) mod cjk_decode;
 pub(crate) mod lane;
+pub(crate) mod latin1;
 pub(crate) mod legacy_encode;
 pub(crate) mod rows;
 pub(crate) mod single_byte;

@@ -182,6 +182,15 @@ super::entry_points!(sse2, __m128i, {
     utf16_to_utf8(src: &[u16], dst: &mut OutBytes) -> (usize, usize) = generic::utf16_to_utf8::utf16_to_utf8_ascii_runs;
 });
 
+super::with_features! { sse2,
+    /// The scalar kernel with this level's ASCII copy (SSE2 has no byte shuffle to compact a
+    /// vector with).
+    fn utf8_to_latin1(src: &[u8], first: u8, dst: &mut OutBytes) -> (usize, usize) {
+        // SAFETY: SSE2 is enabled on this function, all the generic copy requires.
+        scalar::utf8_to_latin1_with(src, first, dst, |s, d| unsafe { generic::ascii::copy::<__m128i>(s, d) })
+    }
+}
+
 // Single-byte decode: no SSE2 kernel, on purpose; `single_byte_to_utf16/utf8` are the
 // scalar ones. SSE2 has no byte shuffle (`pshufb` is SSSE3, `vpermb` AVX-512 VBMI), so the
 // 128-entry lookup of `generic::single_byte` cannot be done in registers here: it would be
@@ -197,6 +206,7 @@ pub(crate) const TABLE: Kernels = Kernels {
     copy_ascii_loose,
     widen_ascii,
     narrow_ascii,
+    utf8_to_latin1,
     utf16_bytes_to_utf16,
     utf16_to_utf8,
     ..scalar::TABLE

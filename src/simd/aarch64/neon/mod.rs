@@ -4,6 +4,7 @@
 //! two and adds across each half (the common idiom); "any" checks use `vmaxvq_u8`.
 
 mod cjk;
+mod latin1;
 
 use crate::simd::OutBytes;
 use core::arch::aarch64::*;
@@ -537,6 +538,7 @@ neon_entry_points! {
     copy_ascii_loose(src: &[u8], dst: &mut OutBytes) -> usize = generic::ascii::copy_loose;
     widen_ascii(src: &[u8], dst: &mut [u16]) -> usize = generic::ascii::widen;
     narrow_ascii(src: &[u16], dst: &mut OutBytes) -> usize = generic::ascii::narrow;
+    utf8_to_latin1(src: &[u8], first: u8, dst: &mut OutBytes) -> (usize, usize) = generic::latin1::utf8_to_latin1;
     utf16_bytes_to_utf16(src: &[u8], be: bool, dst: &mut [u16]) -> (usize, usize) = generic::utf16::bytes_to_utf16;
     utf8_valid_up_to(src: &[u8]) -> usize = generic::utf8::valid_up_to;
     utf8_copy_valid(src: &[u8], dst: &mut OutBytes) -> (usize, usize) = generic::utf8::copy_valid;
@@ -554,6 +556,7 @@ pub(crate) const TABLE: Kernels = Kernels {
     copy_ascii_loose,
     widen_ascii,
     narrow_ascii,
+    utf8_to_latin1,
     utf16_bytes_to_utf16,
     utf8_valid_up_to,
     utf8_copy_valid,

@@ -1,6 +1,7 @@
 //! `Level::Avx2` = avx2 + bmi1 + bmi2 + popcnt: 32-byte vectors.
 
 mod cjk_decode;
+mod latin1;
 mod legacy_encode;
 
 use crate::simd::OutBytes;
@@ -228,6 +229,7 @@ super::entry_points!(avx2, __m256i, {
     copy_ascii_loose(src: &[u8], dst: &mut OutBytes) -> usize = generic::ascii::copy_loose;
     widen_ascii(src: &[u8], dst: &mut [u16]) -> usize = generic::ascii::widen;
     narrow_ascii(src: &[u16], dst: &mut OutBytes) -> usize = generic::ascii::narrow;
+    utf8_to_latin1(src: &[u8], first: u8, dst: &mut OutBytes) -> (usize, usize) = generic::latin1::utf8_to_latin1;
     utf16_bytes_to_utf16(src: &[u8], be: bool, dst: &mut [u16]) -> (usize, usize) = generic::utf16::bytes_to_utf16;
     utf16_to_legacy(src: &[u16], tables: &EncodeTables, dst: &mut OutBytes) -> (usize, usize) = generic::legacy_encode::utf16_to_legacy;
     cjk_to_utf8(src: &[u8], tables: &PairTables, dst: &mut OutBytes) -> (usize, usize) = generic::cjk_decode::to_utf8;
@@ -241,6 +243,7 @@ pub(crate) const TABLE: Kernels = Kernels {
     copy_ascii_loose,
     widen_ascii,
     narrow_ascii,
+    utf8_to_latin1,
     utf16_bytes_to_utf16,
     utf8_valid_up_to,
     utf8_copy_valid,

@@ -2,6 +2,7 @@
 //! 64-byte vectors with mask registers.
 
 mod cjk;
+mod latin1;
 pub(crate) mod transcode;
 
 use crate::simd::OutBytes;
@@ -196,6 +197,7 @@ super::entry_points!(avx512, __m512i, {
     ascii_prefix_len(src: &[u8]) -> usize = generic::ascii::prefix_len;
     widen_ascii(src: &[u8], dst: &mut [u16]) -> usize = generic::ascii::widen;
     narrow_ascii(src: &[u16], dst: &mut OutBytes) -> usize = generic::ascii::narrow;
+    utf8_to_latin1(src: &[u8], first: u8, dst: &mut OutBytes) -> (usize, usize) = generic::latin1::utf8_to_latin1;
     utf16_bytes_to_utf16(src: &[u8], be: bool, dst: &mut [u16]) -> (usize, usize) = generic::utf16::bytes_to_utf16;
 });
 
@@ -209,6 +211,7 @@ pub(crate) const TABLE: Kernels = Kernels {
     copy_ascii_loose: super::avx2::KERNELS.copy_ascii_loose,
     widen_ascii,
     narrow_ascii,
+    utf8_to_latin1,
     utf16_bytes_to_utf16,
     utf8_valid_up_to,
     utf8_copy_valid,

@@ -1,0 +1,71 @@
+//! The NEON instance of UTF-8 to Latin1 (`generic/latin1.rs`): 16 input bytes a block, two
+//! pieces of 8 compacted by `tbl` with the shared rows.
+
+use core::arch::aarch64::*;
+
+use crate::simd::generic::latin1::{DROP_LENS, DROP_ROWS, GAP_ROWS, LAST4, Latin1Vector};
+
+impl Latin1Vector for uint8x16_t {
+    #[inline(always)]
+    unsafe fn put_latin1(self, first: Self, out: *mut u8) -> Option<(usize, usize)> {
+        // SAFETY: register operations; the row loads index tables of 256 with a byte and
+        // `LAST4` with `n1 - 4` (each piece keeps 4 to 8 bytes: below); the stores write 8
+        // bytes at `out`, 4 at `out + n0` and 4 ending at `out + n0 + n1`: inside the 16 of the
+        // contract.
+        unsafe {
+            let v = self;
+            let zero = vdupq_n_u8(0);
+            let lead = vceqq_u8(vandq_u8(v, vdupq_n_u8(0xFE)), vdupq_n_u8(0xC2));
+            let after = vextq_u8::<15>(zero, lead);
+            let high = vcltzq_s8(vreinterpretq_s8_u8(v));
+            // Each continuation byte after 0xC3 gains its bit 6.
+            let after_c3 = vextq_u8::<15>(zero, vceqq_u8(v, vdupq_n_u8(0xC3)));
+            let x = vorrq_u8(v, vandq_u8(after_c3, vdupq_n_u8(0x40)));
+            // Non-ASCII bytes other than the leads and the bytes after them, ASCII bytes after
+            // a lead; after a lead, bytes from 0xC0 (not continuations) and code points below
+            // `first`.
+            let bad = vorrq_u8(
+                veorq_u8(high, vorrq_u8(lead, after)),
+                vandq_u8(after, vorrq_u8(vcgeq_u8(v, vdupq_n_u8(0xC0)), vcltq_u8(x, first))),
+            );
+            if vmaxvq_u8(bad) != 0 {
+                return None;
+            }
+            // One lead (a letter among ASCII, the common case): the 15 other bytes in one
+            // shuffle, stored as 8 bytes and the 8 ending at the 15th.
+            // (A block that passed the checks with a non-ASCII byte has a lead: `m` is not 0;
+            // `& 15` keeps the index in bounds all the same.)
+            let leads = vget_lane_u64::<0>(vreinterpret_u64_u8(vshrn_n_u16::<4>(vreinterpretq_u16_u8(lead))));
+            let m = leads & 0x1111_1111_1111_1111;
+            if m & m.wrapping_sub(1) == 0 {
+                let p = (m.trailing_zeros() / 4) as usize & 15;
+                let c = vqtbl1q_u8(x, vld1q_u8(GAP_ROWS[p].as_ptr()));
+                vst1_u8(out, vget_low_u8(c));
+                vst1_u8(out.add(7), vext_u8::<7>(vget_low_u8(c), vget_high_u8(c)));
+                return Some((16 - usize::from(p == 15), 15));
+            }
+            // Lead bits per piece of 8 (a lead in the last byte among them: dropped).
+            const WEIGHT: [u8; 16] = [1, 2, 4, 8, 16, 32, 64, 128, 1, 2, 4, 8, 16, 32, 64, 128];
+            let bits = vandq_u8(lead, vld1q_u8(WEIGHT.as_ptr()));
+            let i0 = usize::from(vaddv_u8(vget_low_u8(bits)));
+            let i1 = usize::from(vaddv_u8(vget_high_u8(bits)));
+            // A piece keeps 4 bytes or more: a lead's next byte is a continuation, kept.
+            let (n0, n1) = (usize::from(DROP_LENS[i0]), usize::from(DROP_LENS[i1]));
+            let piece0 = vqtbl1_u8(x, vld1_u8(DROP_ROWS[i0].as_ptr()));
+            let piece1 = vqtbl1_u8(x, vadd_u8(vld1_u8(DROP_ROWS[i1].as_ptr()), vdup_n_u8(8)));
+            // The first piece's 8 bytes, then the second's n1 exactly: 4 at its start (over
+            // the first's garbage), 4 ending at its end (n0 + n1 >= 8 covers all of it).
+            vst1_u8(out, piece0);
+            // (Unaligned 4-byte stores: `vst1_lane_u32` writes through a `*mut u32`.)
+            let four = |at: usize, x: uint8x8_t| {
+                out.add(at)
+                    .cast::<u32>()
+                    .write_unaligned(vget_lane_u32::<0>(vreinterpret_u32_u8(x)));
+            };
+            four(n0, piece1);
+            four(n0 + n1 - 4, vtbl1_u8(piece1, vld1_u8(LAST4[n1 - 4].as_ptr())));
+            let read = 16 - usize::from(vgetq_lane_u8::<15>(lead) & 1);
+            Some((read, n0 + n1))
+        }
+    }
+}

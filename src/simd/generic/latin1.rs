@@ -1,0 +1,186 @@
+//! UTF-8 to Latin1 (`Kernels::utf8_to_latin1`): ASCII and the two-byte UTF-8 of
+//! U+0080..=U+00FF (from `first`), a byte per character, in blocks of `LANES` input bytes,
+//! written once over [`Latin1Vector`]. Latin-script text in Western European languages is
+//! this: ASCII with a letter every few dozen bytes (German: one in 70), which a loop of ASCII
+//! copies and single letters would leave for a call a letter.
+//!
+//! ```text
+//! while LANES input bytes and LANES bytes of room remain:
+//!     v = LANES bytes, starting at a character boundary
+//!     all ASCII: store v; after four such blocks, the run goes on four vectors at a time
+//!     leads = bytes 0xC2 and 0xC3; after = leads shifted by one byte (a lead in the last
+//!         byte: read LANES - 1 bytes, it is dropped below anyway)
+//!     stop if a non-ASCII byte is neither a lead nor a continuation byte after one, a
+//!         byte after a lead is not a continuation, or a code point is below `first`
+//!     each continuation after 0xC3 gains 0x40 (the lead's low bit is the code point's bit 6)
+//!     output: the bytes that are not leads, compacted per 8 input bytes by a row of
+//!         `DROP_ROWS`, stored exactly (`Latin1Vector::put_latin1`)
+//! the scalar kernel finishes (from a block that stopped: to where it stops)
+//! ```
+
+use super::super::scalar;
+use super::super::vector::Vector;
+use super::ascii;
+use crate::simd::OutBytes;
+
+/// A shuffle index that writes zero.
+const NONE: u8 = 0xFF;
+
+/// By the position `p` of a block's one lead (in a 16-byte vector, or half of one): the
+/// other 15 bytes' indexes, in order (the lead dropped).
+pub(crate) static GAP_ROWS: [[u8; 16]; 16] = {
+    let mut rows = [[NONE; 16]; 16];
+    let mut p = 0;
+    while p < 16 {
+        let mut k = 0;
+        while k < 15 {
+            rows[p][k] = if k < p { k as u8 } else { k as u8 + 1 };
+            k += 1;
+        }
+        p += 1;
+    }
+    rows
+};
+
+/// By the 8 bits of `dropped` (byte k of a piece of 8 is dropped): the indexes of the kept
+/// bytes, in order, then [`NONE`].
+pub(crate) static DROP_ROWS: [[u8; 8]; 256] = drop_rows().0;
+/// The number of bytes each row of [`DROP_ROWS`] keeps.
+pub(crate) static DROP_LENS: [u8; 256] = drop_rows().1;
+/// By `n - 4` (`n` from 4 to 8): a shuffle that moves bytes `n - 4..n` of 8 to the front (the
+/// last four bytes of a piece of `n`, stored as four bytes ending at its end).
+pub(crate) static LAST4: [[u8; 8]; 5] = [
+    [0, 1, 2, 3, NONE, NONE, NONE, NONE],
+    [1, 2, 3, 4, NONE, NONE, NONE, NONE],
+    [2, 3, 4, 5, NONE, NONE, NONE, NONE],
+    [3, 4, 5, 6, NONE, NONE, NONE, NONE],
+    [4, 5, 6, 7, NONE, NONE, NONE, NONE],
+];
+
+const fn drop_rows() -> ([[u8; 8]; 256], [u8; 256]) {
+    let mut rows = [[NONE; 8]; 256];
+    let mut lens = [0u8; 256];
+    let mut i = 0;
+    while i < 256 {
+        let (mut o, mut k) = (0, 0);
+        while k < 8 {
+            if (i >> k) & 1 == 0 {
+                rows[i][o] = k as u8;
+                o += 1;
+            }
+            k += 1;
+        }
+        lens[i] = o as u8;
+        i += 1;
+    }
+    (rows, lens)
+}
+
+/// The per-level part of the kernel: one block's checks, conversion and stores. Its
+/// contract is [`Vector`]'s: the instruction set of the implementing type is enabled in the
+/// caller, pointers are valid for what a method reads or writes.
+pub(crate) trait Latin1Vector: Vector {
+    /// Converts the block `self` (starting at a character boundary, not all ASCII) if all
+    /// its characters are ASCII or U+0080..=U+00FF from `first` (a lead in the last byte
+    /// excepted: the block then ends before it), writing exactly its output at `out`:
+    /// `Some((read, written))`; `None`, writing nothing, if one is not.
+    ///
+    /// # Safety
+    /// - The ISA is enabled in the caller.
+    /// - `out` is valid for writing `LANES` bytes; `first` is `first` in every byte.
+    unsafe fn put_latin1(self, first: Self, out: *mut u8) -> Option<(usize, usize)>;
+}
+
+/// # Safety
+/// The ISA of `V` is enabled in the caller.
+#[inline(always)]
+pub(crate) unsafe fn utf8_to_latin1<V: Latin1Vector>(
+    src: &[u8],
+    first: u8,
+    dst: &mut OutBytes,
+) -> (usize, usize) {
+    let lanes = V::LANES;
+    let (mut read, mut written) = (0, 0);
+    // SAFETY: every load reads `LANES` bytes at `s + i` and every store (and `put_latin1`,
+    // which writes at most as many bytes as it reads) at most `LANES` at `d + i` with `i +
+    // LANES <= room`, within what is left of both slices; `run4` loads and stores at `i`
+    // only with `i + LANES` within the `room - i` it is given; the ISA per the contract.
+    unsafe {
+        let first_v = V::splat(first);
+        loop {
+            let room = (src.len() - read).min(dst.len() - written);
+            let (s, d) = (src.as_ptr().add(read), dst.as_mut_ptr().cast::<u8>().add(written));
+            // ASCII: up to four blocks one at a time (the runs between the letters of German
+            // or French text end there), then four at a time.
+            let mut i = 0;
+            let mut v = None;
+            for _ in 0..4 {
+                if i + lanes > room {
+                    break;
+                }
+                let b = V::load(s.add(i));
+                if b.any_high() {
+                    v = Some(b);
+                    break;
+                }
+                b.store(d.add(i));
+                i += lanes;
+            }
+            if v.is_none() && i == 4 * lanes {
+                i += ascii::run4(
+                    room - i,
+                    lanes,
+                    |k| V::load(s.add(i + k)),
+                    |a, b| a.or(b),
+                    |v| !v.any_high(),
+                    |v, k| v.store(d.add(i + k)),
+                );
+                while i + lanes <= room {
+                    let b = V::load(s.add(i));
+                    if b.any_high() {
+                        v = Some(b);
+                        break;
+                    }
+                    b.store(d.add(i));
+                    i += lanes;
+                }
+            }
+            read += i;
+            written += i;
+            // A block with a letter (or what stops the kernel), or too little left.
+            let Some(v) = v else {
+                break;
+            };
+            let Some((r, w)) = v.put_latin1(first_v, d.add(i)) else {
+                break;
+            };
+            read += r;
+            written += w;
+        }
+    }
+    let (r, w) = scalar::utf8_to_latin1(&src[read..], first, &mut dst[written..]);
+    (read + r, written + w)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{DROP_LENS, DROP_ROWS, GAP_ROWS, LAST4, NONE};
+
+    #[test]
+    fn rows_keep_the_bytes_not_dropped() {
+        for (i, (row, &len)) in DROP_ROWS.iter().zip(&DROP_LENS).enumerate() {
+            let kept: Vec<u8> = (0..8).filter(|k| i >> k & 1 == 0).collect();
+            assert_eq!(&row[..kept.len()], &kept[..], "{i:08b}");
+            assert!(row[kept.len()..].iter().all(|&b| b == NONE));
+            assert_eq!(usize::from(len), kept.len());
+        }
+        for (p, row) in GAP_ROWS.iter().enumerate() {
+            let kept: Vec<u8> = (0..16).filter(|&k| k != p as u8).collect();
+            assert_eq!(&row[..15], &kept[..]);
+            assert_eq!(row[15], NONE);
+        }
+        for (k, row) in LAST4.iter().enumerate() {
+            assert_eq!(row[..4], [k as u8, k as u8 + 1, k as u8 + 2, k as u8 + 3]);
+        }
+    }
+}

@@ -1,0 +1,88 @@
+//! The AVX2 instance of UTF-8 to Latin1 (`generic/latin1.rs`): 32 input bytes a block, four
+//! pieces of 8 compacted by one `vpshufb` with the shared rows (two per 128-bit lane).
+
+use core::arch::x86_64::*;
+
+use crate::simd::generic::latin1::{DROP_LENS, DROP_ROWS, GAP_ROWS, LAST4, Latin1Vector};
+
+impl Latin1Vector for __m256i {
+    #[inline(always)]
+    unsafe fn put_latin1(self, first: Self, out: *mut u8) -> Option<(usize, usize)> {
+        // SAFETY: register operations; the row loads read 8 bytes of rows of tables of 256
+        // indexed by a byte, and of `LAST4` indexed by `n3 - 4` (each piece keeps 4 to 8
+        // bytes: below); the stores write 8 bytes at `out`, at `out + n0` and at `out + n0 +
+        // n1`, then 4 at `out + at` and 4 ending at `out + at + n3`, `at = n0 + n1 + n2`: at
+        // most 32 bytes, the contract's; AVX2 per the contract.
+        unsafe {
+            let v = self;
+            let byte = |b: u8| _mm256_set1_epi8(b as i8);
+            let lead =
+                _mm256_movemask_epi8(_mm256_cmpeq_epi8(_mm256_and_si256(v, byte(0xFE)), byte(0xC2))) as u32;
+            let after = lead << 1;
+            let high = _mm256_movemask_epi8(v) as u32;
+            // 0x80..=0xBF, as signed bytes below -64.
+            let continuation = _mm256_movemask_epi8(_mm256_cmpgt_epi8(byte(0xC0), v)) as u32;
+            // Each continuation byte after 0xC3 gains its bit 6 (0xC3 shifted by one byte,
+            // across the 128-bit lanes).
+            let c3 = _mm256_cmpeq_epi8(v, byte(0xC3));
+            let after_c3 = _mm256_alignr_epi8::<15>(c3, _mm256_permute2x128_si256::<0x08>(c3, c3));
+            let x = _mm256_or_si256(v, _mm256_and_si256(after_c3, byte(0x40)));
+            let at_least = _mm256_movemask_epi8(_mm256_cmpeq_epi8(_mm256_max_epu8(x, first), x)) as u32;
+            let bad = (high & !(lead | (continuation & after))) | (after & !(continuation & at_least));
+            if bad != 0 {
+                return None;
+            }
+            // One lead (a letter among ASCII, the common case): the 16-byte half with it
+            // less the lead by one shuffle, the other half as it is; 31 bytes, stored exactly.
+            // (A block that passed the checks with a non-ASCII byte has a lead: `lead` is not
+            // 0; `& 15` keeps the index in bounds all the same.)
+            if lead & lead.wrapping_sub(1) == 0 {
+                let p = lead.trailing_zeros() as usize;
+                let gap = _mm_loadu_si128(GAP_ROWS[p & 15].as_ptr().cast());
+                let (a, b) = (_mm256_castsi256_si128(x), _mm256_extracti128_si256::<1>(x));
+                if p < 16 {
+                    _mm_storeu_si128(out.cast(), _mm_shuffle_epi8(a, gap));
+                    _mm_storeu_si128(out.add(15).cast(), b);
+                } else {
+                    let c = _mm_shuffle_epi8(b, gap);
+                    _mm_storeu_si128(out.cast(), a);
+                    _mm_storel_epi64(out.add(16).cast(), c);
+                    _mm_storel_epi64(out.add(23).cast(), _mm_srli_si128::<7>(c));
+                }
+                return Some((32 - usize::from(p == 31), 31));
+            }
+            // Lead bits per piece of 8 (a lead in the last byte among them: dropped). A piece
+            // keeps 4 bytes or more: a lead's next byte is a continuation, kept.
+            let index = |q: u32| (lead >> (8 * q) & 0xFF) as usize;
+            // (Not `array::map`: its closure would be a function without AVX2.)
+            let len = |q: u32| usize::from(DROP_LENS[index(q)]);
+            let n = [len(0), len(1), len(2), len(3)];
+            let row = |q: u32| _mm_loadl_epi64(DROP_ROWS[index(q)].as_ptr().cast());
+            // Pieces 0, 1 in lane 0 and 2, 3 in lane 1; the odd ones' rows index their lane's
+            // bytes 8..16.
+            let pattern = _mm256_add_epi8(
+                _mm256_inserti128_si256::<1>(
+                    _mm256_castsi128_si256(_mm_unpacklo_epi64(row(0), row(1))),
+                    _mm_unpacklo_epi64(row(2), row(3)),
+                ),
+                _mm256_setr_epi64x(0, 0x0808_0808_0808_0808, 0, 0x0808_0808_0808_0808),
+            );
+            let packed = _mm256_shuffle_epi8(x, pattern);
+            let (a, b) = (
+                _mm256_castsi256_si128(packed),
+                _mm256_extracti128_si256::<1>(packed),
+            );
+            // Each piece's 8 bytes over the garbage of the one before; the last one's exactly:
+            // 4 at its start, 4 ending at its end.
+            _mm_storel_epi64(out.cast(), a);
+            _mm_storel_epi64(out.add(n[0]).cast(), _mm_unpackhi_epi64(a, a));
+            _mm_storel_epi64(out.add(n[0] + n[1]).cast(), b);
+            let at = n[0] + n[1] + n[2];
+            let last = _mm_unpackhi_epi64(b, b);
+            _mm_storeu_si32(out.add(at), last);
+            let tail = _mm_shuffle_epi8(last, _mm_loadl_epi64(LAST4[n[3] - 4].as_ptr().cast()));
+            _mm_storeu_si32(out.add(at + n[3] - 4), tail);
+            Some((32 - (lead >> 31) as usize, at + n[3]))
+        }
+    }
+}
