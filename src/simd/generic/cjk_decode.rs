@@ -51,6 +51,10 @@ use core::ptr;
 
 /// By the 8 bits of `kept` (u16 lane k is kept): the bytes of the kept lanes, in order.
 pub(crate) static ROWS16: [[u8; 16]; 256] = compact_rows(Keep::TwoOrNone).0;
+/// The bytes each row of [`ROWS16`] keeps (a load rather than a popcount, which NEON does
+/// through a vector register).
+#[cfg_attr(not(target_arch = "aarch64"), allow(dead_code))]
+pub(crate) static ROWS16_LENS: [u8; 256] = compact_rows(Keep::TwoOrNone).1;
 
 /// Each byte pair's even byte, in a mask of `bits` bits per byte.
 const fn even(bits: u32) -> u64 {

@@ -10,7 +10,7 @@
 use crate::simd::OutBytes;
 use core::arch::aarch64::*;
 
-use crate::simd::generic::cjk_decode::{self, CjkDecodeVector, ROWS16};
+use crate::simd::generic::cjk_decode::{self, CjkDecodeVector, ROWS16, ROWS16_LENS};
 use crate::simd::generic::legacy_encode::{self, LegacyEncodeVector};
 use crate::simd::generic::single_byte::TAIL8;
 use crate::simd::generic::utf16_to_utf8::{ROWS12, ROWS12_LENS};
@@ -251,10 +251,10 @@ impl CjkDecodeVector for uint8x16_t {
     }
 
     #[inline(always)]
-    unsafe fn put_utf16(self, d: &Decoded, leads: u64, kept: u64, out: *mut u16) {
-        // SAFETY: register operations; the row loads index a table of 256 with a byte; the
-        // stores write 8 units at `out + at`, `at` at most 8: inside the `ROOM16` (16)
-        // units of the contract.
+    unsafe fn put_utf16(self, d: &Decoded, leads: u64, _: u64, out: *mut u16) {
+        // SAFETY: register operations; the row and length loads index tables of 256 with a
+        // byte; the stores write 8 units at `out` and at `out + n`, `n` at most 8: inside the
+        // `ROOM16` (16) units of the contract.
         unsafe {
             if leads == EVEN {
                 // Eight pairs: their code points are the output.
@@ -262,15 +262,21 @@ impl CjkDecodeVector for uint8x16_t {
                 return;
             }
             let units = d.units(self);
+            // The bytes kept: all but the trails (the leads' next bytes). A lead cleared from
+            // the last byte is a unit after the block's output.
             const WEIGHT: [u8; 16] = [1, 2, 4, 8, 16, 32, 64, 128, 1, 2, 4, 8, 16, 32, 64, 128];
-            let bits = vandq_u8(bytes(kept), vld1q_u8(WEIGHT.as_ptr()));
-            let index = [vaddv_u8(vget_low_u8(bits)), vaddv_u8(vget_high_u8(bits))];
-            let mut at = 0;
-            for (u, i) in units.into_iter().zip(index) {
-                let piece = vqtbl1q_u8(vreinterpretq_u8_u16(u), vld1q_u8(ROWS16[usize::from(i)].as_ptr()));
-                vst1q_u8(out.add(at).cast(), piece);
-                at += i.count_ones() as usize;
-            }
+            let trail = vextq_u8::<15>(vdupq_n_u8(0), d.leads);
+            let bits = vbicq_u8(vld1q_u8(WEIGHT.as_ptr()), trail);
+            let (i0, i1) = (
+                usize::from(vaddv_u8(vget_low_u8(bits))),
+                usize::from(vaddv_u8(vget_high_u8(bits))),
+            );
+            let piece =
+                |u: uint16x8_t, i: usize| vqtbl1q_u8(vreinterpretq_u8_u16(u), vld1q_u8(ROWS16[i].as_ptr()));
+            vst1q_u8(out.cast(), piece(units[0], i0));
+            // Units of the first piece: its bytes, halved.
+            let n = usize::from(ROWS16_LENS[i0] / 2);
+            vst1q_u8(out.add(n).cast(), piece(units[1], i1));
         }
     }
 }
