@@ -111,7 +111,9 @@ pub(crate) unsafe fn utf8_to_latin1<V: Latin1Vector>(
             let room = (src.len() - read).min(dst.len() - written);
             let (s, d) = (src.as_ptr().add(read), dst.as_mut_ptr().cast::<u8>().add(written));
             // ASCII: up to four blocks one at a time (the runs between the letters of German
-            // or French text end there), then four at a time.
+            // or French text end there), then four at a time. (The first four are a loop of
+            // their own, which the compiler unrolls: one helper for both loops, not unrolled,
+            // cost German 1.09 -> 1.14 instructions a byte at NEON.)
             let mut i = 0;
             let mut v = None;
             for _ in 0..4 {
