@@ -1,5 +1,6 @@
-//! The NEON instance of UTF-8 to Latin1 (`generic/latin1.rs`): 16 input bytes a block, two
-//! pieces of 8 compacted by `tbl` with the shared rows.
+//! The NEON instance of UTF-8 to Latin1 (`generic/latin1.rs`): 16 input bytes a block; one
+//! lead dropped by one `tbl` (`GAP_ROWS`), more by two pieces of 8 compacted with the shared
+//! rows.
 
 use core::arch::aarch64::*;
 
@@ -8,10 +9,10 @@ use crate::simd::generic::latin1::{DROP_LENS, DROP_ROWS, GAP_ROWS, LAST4, Latin1
 impl Latin1Vector for uint8x16_t {
     #[inline(always)]
     unsafe fn put_latin1(self, first: Self, out: *mut u8) -> Option<(usize, usize)> {
-        // SAFETY: register operations; the row loads index tables of 256 with a byte and
-        // `LAST4` with `n1 - 4` (each piece keeps 4 to 8 bytes: below); the stores write 8
-        // bytes at `out`, 4 at `out + n0` and 4 ending at `out + n0 + n1`: inside the 16 of the
-        // contract.
+        // SAFETY: register operations; the row loads index `GAP_ROWS` with `p & 15`, tables
+        // of 256 with a byte and `LAST4` with `n1 - 4` (each piece keeps 4 to 8 bytes: below);
+        // the stores write 8 bytes at `out` and 8 at `out + 7` (one lead), or 8 at `out`, 4 at
+        // `out + n0` and 4 ending at `out + n0 + n1`: inside the 16 of the contract.
         unsafe {
             let v = self;
             let zero = vdupq_n_u8(0);

@@ -1,5 +1,6 @@
-//! The AVX2 instance of UTF-8 to Latin1 (`generic/latin1.rs`): 32 input bytes a block, four
-//! pieces of 8 compacted by one `vpshufb` with the shared rows (two per 128-bit lane).
+//! The AVX2 instance of UTF-8 to Latin1 (`generic/latin1.rs`): 32 input bytes a block; one
+//! lead dropped by one `pshufb` of its 16-byte half (`GAP_ROWS`), more by four pieces of 8
+//! compacted by one `vpshufb` with the shared rows (two per 128-bit lane).
 
 use core::arch::x86_64::*;
 
@@ -8,11 +9,13 @@ use crate::simd::generic::latin1::{DROP_LENS, DROP_ROWS, GAP_ROWS, LAST4, Latin1
 impl Latin1Vector for __m256i {
     #[inline(always)]
     unsafe fn put_latin1(self, first: Self, out: *mut u8) -> Option<(usize, usize)> {
-        // SAFETY: register operations; the row loads read 8 bytes of rows of tables of 256
-        // indexed by a byte, and of `LAST4` indexed by `n3 - 4` (each piece keeps 4 to 8
-        // bytes: below); the stores write 8 bytes at `out`, at `out + n0` and at `out + n0 +
-        // n1`, then 4 at `out + at` and 4 ending at `out + at + n3`, `at = n0 + n1 + n2`: at
-        // most 32 bytes, the contract's; AVX2 per the contract.
+        // SAFETY: register operations; the row loads read the 16 bytes of `GAP_ROWS[p & 15]`,
+        // 8 bytes of rows of tables of 256 indexed by a byte, and of `LAST4` indexed by `n3 -
+        // 4` (each piece keeps 4 to 8 bytes: below); the stores write 16 bytes at `out` and
+        // `out + 15`, or 16 at `out` and 8 at `out + 16` and `out + 23` (one lead), or 8 bytes
+        // at `out`, `out + n0` and `out + n0 + n1`, then 4 at `out + at` and 4 ending at `out
+        // + at + n3`, `at = n0 + n1 + n2`: at most 31 or 32 bytes, inside the contract's 32;
+        // AVX2 per the contract.
         unsafe {
             let v = self;
             let byte = |b: u8| _mm256_set1_epi8(b as i8);
