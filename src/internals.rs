@@ -163,7 +163,7 @@ pub fn single_byte_legacy_tables(encoding: &'static crate::Encoding) -> Option<L
             pages: t.enc_pages,
             blocks: crate::simd::Lookup::U8(t.enc_blocks),
             declined: [(0xFFFF, 0); 5],
-            latin1_from: t.latin1_from(),
+            latin1_from: t.latin1_from,
         })),
         _ => None,
     }

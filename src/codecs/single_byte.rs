@@ -59,16 +59,11 @@ impl SingleByteDecoder {
 #[derive(Clone, Copy)]
 pub(crate) struct SingleByteEncoder {
     tables: &'static SingleByteTables,
-    /// `tables.latin1_from()`, once per encoder rather than once per call.
-    latin1_from: u8,
 }
 
 impl SingleByteEncoder {
     pub(crate) const fn new(tables: &'static SingleByteTables) -> Self {
-        SingleByteEncoder {
-            tables,
-            latin1_from: tables.latin1_from(),
-        }
+        SingleByteEncoder { tables }
     }
 
     /// Encodes the prefix of `src` (UTF-16) whose units are ASCII or mapped, as far as `dst`
@@ -92,7 +87,7 @@ impl SingleByteEncoder {
                 pages,
                 blocks: Lookup::U8(blocks),
                 declined: [(0xFFFF, 0); 5],
-                latin1_from: self.latin1_from,
+                latin1_from: self.tables.latin1_from,
             };
             src.encode_run(dst, Some(&tables), |c| u16::from(self.tables.encode(c)));
             let Some((c, len)) = src.peek() else {
@@ -173,12 +168,12 @@ mod tests {
                 Some(b) if t.run.0 == b as u16 && u32::from(t.run.2) == 0x100 - b => b as u8,
                 _ => 0,
             };
-            assert_eq!(t.latin1_from(), expect, "{}", enc.name());
+            assert_eq!(t.latin1_from, expect, "{}", enc.name());
         }
         let crate::encoding::Kind::SingleByte(t) = crate::WINDOWS_1252.kind() else {
             unreachable!("windows-1252 is single-byte");
         };
-        assert_eq!(t.latin1_from(), 0xA0);
+        assert_eq!(t.latin1_from, 0xA0);
     }
 
     #[test]

@@ -39,6 +39,10 @@ pub(crate) struct SingleByteTables {
     /// first byte, length)`, so that the byte of a code point `c` in it is `c - first code
     /// point + first byte` (windows-1251's Cyrillic, U+0410..=U+044F from 0xC0).
     pub(crate) run: (u16, u8, u8),
+    /// The first byte of a run of bytes that are their own code points up to 0xFF, from 0x80
+    /// (windows-1252: 0xA0, U+00A0..=U+00FF), as `Kernels::utf8_to_latin1` takes it; 0 if
+    /// there is none.
+    pub(crate) latin1_from: u8,
 }
 
 impl SingleByteTables {
@@ -52,19 +56,6 @@ impl SingleByteTables {
             return byte + offset as u8;
         }
         paged(self.enc_pages, self.enc_blocks, code_point)
-    }
-
-    /// The first byte of a run of bytes that are their own code points up to 0xFF, from 0x80
-    /// (windows-1252: 0xA0, U+00A0..=U+00FF), as `Kernels::utf8_to_latin1` takes it; 0 if
-    /// there is none.
-    #[inline(always)]
-    pub(crate) const fn latin1_from(&self) -> u8 {
-        let (first, byte, len) = self.run;
-        if first >= 0x80 && first == byte as u16 && first + len as u16 == 0x100 {
-            byte
-        } else {
-            0
-        }
     }
 }
 

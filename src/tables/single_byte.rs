@@ -137,7 +137,7 @@ pub(crate) static IBM866_ENC_BLOCKS: [u8; 1536] = [
 ];
 
 /// The decoder and encoder tables of IBM866.
-pub(crate) static IBM866_TABLES: SingleByteTables = SingleByteTables { decode: &IBM866, enc_pages: &IBM866_ENC_PAGES, enc_blocks: &IBM866_ENC_BLOCKS, run: (0x0410, 0x80, 48) };
+pub(crate) static IBM866_TABLES: SingleByteTables = SingleByteTables { decode: &IBM866, enc_pages: &IBM866_ENC_PAGES, enc_blocks: &IBM866_ENC_BLOCKS, run: (0x0410, 0x80, 48), latin1_from: 0x00 };
 
 /// Index single-byte of ISO-8859-2 (`index-iso-8859-2.txt`).
 /// Indexed by pointer; 0 where the pointer is not in the index.
@@ -241,7 +241,7 @@ pub(crate) static ISO_8859_2_ENC_BLOCKS: [u8; 1024] = [
 ];
 
 /// The decoder and encoder tables of ISO-8859-2.
-pub(crate) static ISO_8859_2_TABLES: SingleByteTables = SingleByteTables { decode: &ISO_8859_2, enc_pages: &ISO_8859_2_ENC_PAGES, enc_blocks: &ISO_8859_2_ENC_BLOCKS, run: (0x0080, 0x80, 33) };
+pub(crate) static ISO_8859_2_TABLES: SingleByteTables = SingleByteTables { decode: &ISO_8859_2, enc_pages: &ISO_8859_2_ENC_PAGES, enc_blocks: &ISO_8859_2_ENC_BLOCKS, run: (0x0080, 0x80, 33), latin1_from: 0x00 };
 
 /// Index single-byte of ISO-8859-3 (`index-iso-8859-3.txt`).
 /// Indexed by pointer; 0 where the pointer is not in the index.
@@ -345,7 +345,7 @@ pub(crate) static ISO_8859_3_ENC_BLOCKS: [u8; 1024] = [
 ];
 
 /// The decoder and encoder tables of ISO-8859-3.
-pub(crate) static ISO_8859_3_TABLES: SingleByteTables = SingleByteTables { decode: &ISO_8859_3, enc_pages: &ISO_8859_3_ENC_PAGES, enc_blocks: &ISO_8859_3_ENC_BLOCKS, run: (0x0080, 0x80, 33) };
+pub(crate) static ISO_8859_3_TABLES: SingleByteTables = SingleByteTables { decode: &ISO_8859_3, enc_pages: &ISO_8859_3_ENC_PAGES, enc_blocks: &ISO_8859_3_ENC_BLOCKS, run: (0x0080, 0x80, 33), latin1_from: 0x00 };
 
 /// Index single-byte of ISO-8859-4 (`index-iso-8859-4.txt`).
 /// Indexed by pointer; 0 where the pointer is not in the index.
@@ -449,7 +449,7 @@ pub(crate) static ISO_8859_4_ENC_BLOCKS: [u8; 1024] = [
 ];
 
 /// The decoder and encoder tables of ISO-8859-4.
-pub(crate) static ISO_8859_4_TABLES: SingleByteTables = SingleByteTables { decode: &ISO_8859_4, enc_pages: &ISO_8859_4_ENC_PAGES, enc_blocks: &ISO_8859_4_ENC_BLOCKS, run: (0x0080, 0x80, 33) };
+pub(crate) static ISO_8859_4_TABLES: SingleByteTables = SingleByteTables { decode: &ISO_8859_4, enc_pages: &ISO_8859_4_ENC_PAGES, enc_blocks: &ISO_8859_4_ENC_BLOCKS, run: (0x0080, 0x80, 33), latin1_from: 0x00 };
 
 /// Index single-byte of ISO-8859-5 (`index-iso-8859-5.txt`).
 /// Indexed by pointer; 0 where the pointer is not in the index.
@@ -553,7 +553,7 @@ pub(crate) static ISO_8859_5_ENC_BLOCKS: [u8; 1024] = [
 ];
 
 /// The decoder and encoder tables of ISO-8859-5.
-pub(crate) static ISO_8859_5_TABLES: SingleByteTables = SingleByteTables { decode: &ISO_8859_5, enc_pages: &ISO_8859_5_ENC_PAGES, enc_blocks: &ISO_8859_5_ENC_BLOCKS, run: (0x040E, 0xAE, 66) };
+pub(crate) static ISO_8859_5_TABLES: SingleByteTables = SingleByteTables { decode: &ISO_8859_5, enc_pages: &ISO_8859_5_ENC_PAGES, enc_blocks: &ISO_8859_5_ENC_BLOCKS, run: (0x040E, 0xAE, 66), latin1_from: 0x00 };
 
 /// Index single-byte of ISO-8859-6 (`index-iso-8859-6.txt`).
 /// Indexed by pointer; 0 where the pointer is not in the index.
@@ -641,7 +641,7 @@ pub(crate) static ISO_8859_6_ENC_BLOCKS: [u8; 768] = [
 ];
 
 /// The decoder and encoder tables of ISO-8859-6.
-pub(crate) static ISO_8859_6_TABLES: SingleByteTables = SingleByteTables { decode: &ISO_8859_6, enc_pages: &ISO_8859_6_ENC_PAGES, enc_blocks: &ISO_8859_6_ENC_BLOCKS, run: (0x0080, 0x80, 33) };
+pub(crate) static ISO_8859_6_TABLES: SingleByteTables = SingleByteTables { decode: &ISO_8859_6, enc_pages: &ISO_8859_6_ENC_PAGES, enc_blocks: &ISO_8859_6_ENC_BLOCKS, run: (0x0080, 0x80, 33), latin1_from: 0x00 };
 
 /// Index single-byte of ISO-8859-7 (`index-iso-8859-7.txt`).
 /// Indexed by pointer; 0 where the pointer is not in the index.
@@ -745,7 +745,7 @@ pub(crate) static ISO_8859_7_ENC_BLOCKS: [u8; 1024] = [
 ];
 
 /// The decoder and encoder tables of ISO-8859-7.
-pub(crate) static ISO_8859_7_TABLES: SingleByteTables = SingleByteTables { decode: &ISO_8859_7, enc_pages: &ISO_8859_7_ENC_PAGES, enc_blocks: &ISO_8859_7_ENC_BLOCKS, run: (0x03A3, 0xD3, 44) };
+pub(crate) static ISO_8859_7_TABLES: SingleByteTables = SingleByteTables { decode: &ISO_8859_7, enc_pages: &ISO_8859_7_ENC_PAGES, enc_blocks: &ISO_8859_7_ENC_BLOCKS, run: (0x03A3, 0xD3, 44), latin1_from: 0x00 };
 
 /// Index single-byte of ISO-8859-8 (`index-iso-8859-8.txt`).
 /// Indexed by pointer; 0 where the pointer is not in the index.
@@ -849,7 +849,7 @@ pub(crate) static ISO_8859_8_ENC_BLOCKS: [u8; 1024] = [
 ];
 
 /// The decoder and encoder tables of ISO-8859-8.
-pub(crate) static ISO_8859_8_TABLES: SingleByteTables = SingleByteTables { decode: &ISO_8859_8, enc_pages: &ISO_8859_8_ENC_PAGES, enc_blocks: &ISO_8859_8_ENC_BLOCKS, run: (0x0080, 0x80, 33) };
+pub(crate) static ISO_8859_8_TABLES: SingleByteTables = SingleByteTables { decode: &ISO_8859_8, enc_pages: &ISO_8859_8_ENC_PAGES, enc_blocks: &ISO_8859_8_ENC_BLOCKS, run: (0x0080, 0x80, 33), latin1_from: 0x00 };
 
 /// Index single-byte of ISO-8859-10 (`index-iso-8859-10.txt`).
 /// Indexed by pointer; 0 where the pointer is not in the index.
@@ -953,7 +953,7 @@ pub(crate) static ISO_8859_10_ENC_BLOCKS: [u8; 1024] = [
 ];
 
 /// The decoder and encoder tables of ISO-8859-10.
-pub(crate) static ISO_8859_10_TABLES: SingleByteTables = SingleByteTables { decode: &ISO_8859_10, enc_pages: &ISO_8859_10_ENC_PAGES, enc_blocks: &ISO_8859_10_ENC_BLOCKS, run: (0x0080, 0x80, 33) };
+pub(crate) static ISO_8859_10_TABLES: SingleByteTables = SingleByteTables { decode: &ISO_8859_10, enc_pages: &ISO_8859_10_ENC_PAGES, enc_blocks: &ISO_8859_10_ENC_BLOCKS, run: (0x0080, 0x80, 33), latin1_from: 0x00 };
 
 /// Index single-byte of ISO-8859-13 (`index-iso-8859-13.txt`).
 /// Indexed by pointer; 0 where the pointer is not in the index.
@@ -1057,7 +1057,7 @@ pub(crate) static ISO_8859_13_ENC_BLOCKS: [u8; 1024] = [
 ];
 
 /// The decoder and encoder tables of ISO-8859-13.
-pub(crate) static ISO_8859_13_TABLES: SingleByteTables = SingleByteTables { decode: &ISO_8859_13, enc_pages: &ISO_8859_13_ENC_PAGES, enc_blocks: &ISO_8859_13_ENC_BLOCKS, run: (0x0080, 0x80, 33) };
+pub(crate) static ISO_8859_13_TABLES: SingleByteTables = SingleByteTables { decode: &ISO_8859_13, enc_pages: &ISO_8859_13_ENC_PAGES, enc_blocks: &ISO_8859_13_ENC_BLOCKS, run: (0x0080, 0x80, 33), latin1_from: 0x00 };
 
 /// Index single-byte of ISO-8859-14 (`index-iso-8859-14.txt`).
 /// Indexed by pointer; 0 where the pointer is not in the index.
@@ -1161,7 +1161,7 @@ pub(crate) static ISO_8859_14_ENC_BLOCKS: [u8; 1024] = [
 ];
 
 /// The decoder and encoder tables of ISO-8859-14.
-pub(crate) static ISO_8859_14_TABLES: SingleByteTables = SingleByteTables { decode: &ISO_8859_14, enc_pages: &ISO_8859_14_ENC_PAGES, enc_blocks: &ISO_8859_14_ENC_BLOCKS, run: (0x0080, 0x80, 33) };
+pub(crate) static ISO_8859_14_TABLES: SingleByteTables = SingleByteTables { decode: &ISO_8859_14, enc_pages: &ISO_8859_14_ENC_PAGES, enc_blocks: &ISO_8859_14_ENC_BLOCKS, run: (0x0080, 0x80, 33), latin1_from: 0x00 };
 
 /// Index single-byte of ISO-8859-15 (`index-iso-8859-15.txt`).
 /// Indexed by pointer; 0 where the pointer is not in the index.
@@ -1265,7 +1265,7 @@ pub(crate) static ISO_8859_15_ENC_BLOCKS: [u8; 1024] = [
 ];
 
 /// The decoder and encoder tables of ISO-8859-15.
-pub(crate) static ISO_8859_15_TABLES: SingleByteTables = SingleByteTables { decode: &ISO_8859_15, enc_pages: &ISO_8859_15_ENC_PAGES, enc_blocks: &ISO_8859_15_ENC_BLOCKS, run: (0x00BF, 0xBF, 65) };
+pub(crate) static ISO_8859_15_TABLES: SingleByteTables = SingleByteTables { decode: &ISO_8859_15, enc_pages: &ISO_8859_15_ENC_PAGES, enc_blocks: &ISO_8859_15_ENC_BLOCKS, run: (0x00BF, 0xBF, 65), latin1_from: 0xBF };
 
 /// Index single-byte of ISO-8859-16 (`index-iso-8859-16.txt`).
 /// Indexed by pointer; 0 where the pointer is not in the index.
@@ -1385,7 +1385,7 @@ pub(crate) static ISO_8859_16_ENC_BLOCKS: [u8; 1280] = [
 ];
 
 /// The decoder and encoder tables of ISO-8859-16.
-pub(crate) static ISO_8859_16_TABLES: SingleByteTables = SingleByteTables { decode: &ISO_8859_16, enc_pages: &ISO_8859_16_ENC_PAGES, enc_blocks: &ISO_8859_16_ENC_BLOCKS, run: (0x0080, 0x80, 33) };
+pub(crate) static ISO_8859_16_TABLES: SingleByteTables = SingleByteTables { decode: &ISO_8859_16, enc_pages: &ISO_8859_16_ENC_PAGES, enc_blocks: &ISO_8859_16_ENC_BLOCKS, run: (0x0080, 0x80, 33), latin1_from: 0x00 };
 
 /// Index single-byte of KOI8-R (`index-koi8-r.txt`).
 /// Indexed by pointer; 0 where the pointer is not in the index.
@@ -1521,7 +1521,7 @@ pub(crate) static KOI8_R_ENC_BLOCKS: [u8; 1536] = [
 ];
 
 /// The decoder and encoder tables of KOI8-R.
-pub(crate) static KOI8_R_TABLES: SingleByteTables = SingleByteTables { decode: &KOI8_R, enc_pages: &KOI8_R_ENC_PAGES, enc_blocks: &KOI8_R_ENC_BLOCKS, run: (0x2553, 0xA4, 15) };
+pub(crate) static KOI8_R_TABLES: SingleByteTables = SingleByteTables { decode: &KOI8_R, enc_pages: &KOI8_R_ENC_PAGES, enc_blocks: &KOI8_R_ENC_BLOCKS, run: (0x2553, 0xA4, 15), latin1_from: 0x00 };
 
 /// Index single-byte of KOI8-U (`index-koi8-u.txt`).
 /// Indexed by pointer; 0 where the pointer is not in the index.
@@ -1657,7 +1657,7 @@ pub(crate) static KOI8_U_ENC_BLOCKS: [u8; 1536] = [
 ];
 
 /// The decoder and encoder tables of KOI8-U.
-pub(crate) static KOI8_U_TABLES: SingleByteTables = SingleByteTables { decode: &KOI8_U, enc_pages: &KOI8_U_ENC_PAGES, enc_blocks: &KOI8_U_ENC_BLOCKS, run: (0x0438, 0xC9, 8) };
+pub(crate) static KOI8_U_TABLES: SingleByteTables = SingleByteTables { decode: &KOI8_U, enc_pages: &KOI8_U_ENC_PAGES, enc_blocks: &KOI8_U_ENC_BLOCKS, run: (0x0438, 0xC9, 8), latin1_from: 0x00 };
 
 /// Index single-byte of macintosh (`index-macintosh.txt`).
 /// Indexed by pointer; 0 where the pointer is not in the index.
@@ -1873,7 +1873,7 @@ pub(crate) static MACINTOSH_ENC_BLOCKS: [u8; 2816] = [
 ];
 
 /// The decoder and encoder tables of macintosh.
-pub(crate) static MACINTOSH_TABLES: SingleByteTables = SingleByteTables { decode: &MACINTOSH, enc_pages: &MACINTOSH_ENC_PAGES, enc_blocks: &MACINTOSH_ENC_BLOCKS, run: (0x00CD, 0xEA, 3) };
+pub(crate) static MACINTOSH_TABLES: SingleByteTables = SingleByteTables { decode: &MACINTOSH, enc_pages: &MACINTOSH_ENC_PAGES, enc_blocks: &MACINTOSH_ENC_BLOCKS, run: (0x00CD, 0xEA, 3), latin1_from: 0x00 };
 
 /// Index single-byte of windows-874 (`index-windows-874.txt`).
 /// Indexed by pointer; 0 where the pointer is not in the index.
@@ -1977,7 +1977,7 @@ pub(crate) static WINDOWS_874_ENC_BLOCKS: [u8; 1024] = [
 ];
 
 /// The decoder and encoder tables of windows-874.
-pub(crate) static WINDOWS_874_TABLES: SingleByteTables = SingleByteTables { decode: &WINDOWS_874, enc_pages: &WINDOWS_874_ENC_PAGES, enc_blocks: &WINDOWS_874_ENC_BLOCKS, run: (0x0E01, 0xA1, 58) };
+pub(crate) static WINDOWS_874_TABLES: SingleByteTables = SingleByteTables { decode: &WINDOWS_874, enc_pages: &WINDOWS_874_ENC_PAGES, enc_blocks: &WINDOWS_874_ENC_BLOCKS, run: (0x0E01, 0xA1, 58), latin1_from: 0x00 };
 
 /// Index single-byte of windows-1250 (`index-windows-1250.txt`).
 /// Indexed by pointer; 0 where the pointer is not in the index.
@@ -2113,7 +2113,7 @@ pub(crate) static WINDOWS_1250_ENC_BLOCKS: [u8; 1536] = [
 ];
 
 /// The decoder and encoder tables of windows-1250.
-pub(crate) static WINDOWS_1250_TABLES: SingleByteTables = SingleByteTables { decode: &WINDOWS_1250, enc_pages: &WINDOWS_1250_ENC_PAGES, enc_blocks: &WINDOWS_1250_ENC_BLOCKS, run: (0x00B4, 0xB4, 5) };
+pub(crate) static WINDOWS_1250_TABLES: SingleByteTables = SingleByteTables { decode: &WINDOWS_1250, enc_pages: &WINDOWS_1250_ENC_PAGES, enc_blocks: &WINDOWS_1250_ENC_BLOCKS, run: (0x00B4, 0xB4, 5), latin1_from: 0x00 };
 
 /// Index single-byte of windows-1251 (`index-windows-1251.txt`).
 /// Indexed by pointer; 0 where the pointer is not in the index.
@@ -2233,7 +2233,7 @@ pub(crate) static WINDOWS_1251_ENC_BLOCKS: [u8; 1280] = [
 ];
 
 /// The decoder and encoder tables of windows-1251.
-pub(crate) static WINDOWS_1251_TABLES: SingleByteTables = SingleByteTables { decode: &WINDOWS_1251, enc_pages: &WINDOWS_1251_ENC_PAGES, enc_blocks: &WINDOWS_1251_ENC_BLOCKS, run: (0x0410, 0xC0, 64) };
+pub(crate) static WINDOWS_1251_TABLES: SingleByteTables = SingleByteTables { decode: &WINDOWS_1251, enc_pages: &WINDOWS_1251_ENC_PAGES, enc_blocks: &WINDOWS_1251_ENC_BLOCKS, run: (0x0410, 0xC0, 64), latin1_from: 0x00 };
 
 /// Index single-byte of windows-1252 (`index-windows-1252.txt`).
 /// Indexed by pointer; 0 where the pointer is not in the index.
@@ -2369,7 +2369,7 @@ pub(crate) static WINDOWS_1252_ENC_BLOCKS: [u8; 1536] = [
 ];
 
 /// The decoder and encoder tables of windows-1252.
-pub(crate) static WINDOWS_1252_TABLES: SingleByteTables = SingleByteTables { decode: &WINDOWS_1252, enc_pages: &WINDOWS_1252_ENC_PAGES, enc_blocks: &WINDOWS_1252_ENC_BLOCKS, run: (0x00A0, 0xA0, 96) };
+pub(crate) static WINDOWS_1252_TABLES: SingleByteTables = SingleByteTables { decode: &WINDOWS_1252, enc_pages: &WINDOWS_1252_ENC_PAGES, enc_blocks: &WINDOWS_1252_ENC_BLOCKS, run: (0x00A0, 0xA0, 96), latin1_from: 0xA0 };
 
 /// Index single-byte of windows-1253 (`index-windows-1253.txt`).
 /// Indexed by pointer; 0 where the pointer is not in the index.
@@ -2505,7 +2505,7 @@ pub(crate) static WINDOWS_1253_ENC_BLOCKS: [u8; 1536] = [
 ];
 
 /// The decoder and encoder tables of windows-1253.
-pub(crate) static WINDOWS_1253_TABLES: SingleByteTables = SingleByteTables { decode: &WINDOWS_1253, enc_pages: &WINDOWS_1253_ENC_PAGES, enc_blocks: &WINDOWS_1253_ENC_BLOCKS, run: (0x03A3, 0xD3, 44) };
+pub(crate) static WINDOWS_1253_TABLES: SingleByteTables = SingleByteTables { decode: &WINDOWS_1253, enc_pages: &WINDOWS_1253_ENC_PAGES, enc_blocks: &WINDOWS_1253_ENC_BLOCKS, run: (0x03A3, 0xD3, 44), latin1_from: 0x00 };
 
 /// Index single-byte of windows-1254 (`index-windows-1254.txt`).
 /// Indexed by pointer; 0 where the pointer is not in the index.
@@ -2641,7 +2641,7 @@ pub(crate) static WINDOWS_1254_ENC_BLOCKS: [u8; 1536] = [
 ];
 
 /// The decoder and encoder tables of windows-1254.
-pub(crate) static WINDOWS_1254_TABLES: SingleByteTables = SingleByteTables { decode: &WINDOWS_1254, enc_pages: &WINDOWS_1254_ENC_PAGES, enc_blocks: &WINDOWS_1254_ENC_BLOCKS, run: (0x00A0, 0xA0, 48) };
+pub(crate) static WINDOWS_1254_TABLES: SingleByteTables = SingleByteTables { decode: &WINDOWS_1254, enc_pages: &WINDOWS_1254_ENC_PAGES, enc_blocks: &WINDOWS_1254_ENC_BLOCKS, run: (0x00A0, 0xA0, 48), latin1_from: 0x00 };
 
 /// Index single-byte of windows-1255 (`index-windows-1255.txt`).
 /// Indexed by pointer; 0 where the pointer is not in the index.
@@ -2793,7 +2793,7 @@ pub(crate) static WINDOWS_1255_ENC_BLOCKS: [u8; 1792] = [
 ];
 
 /// The decoder and encoder tables of windows-1255.
-pub(crate) static WINDOWS_1255_TABLES: SingleByteTables = SingleByteTables { decode: &WINDOWS_1255, enc_pages: &WINDOWS_1255_ENC_PAGES, enc_blocks: &WINDOWS_1255_ENC_BLOCKS, run: (0x05D0, 0xE0, 27) };
+pub(crate) static WINDOWS_1255_TABLES: SingleByteTables = SingleByteTables { decode: &WINDOWS_1255, enc_pages: &WINDOWS_1255_ENC_PAGES, enc_blocks: &WINDOWS_1255_ENC_BLOCKS, run: (0x05D0, 0xE0, 27), latin1_from: 0x00 };
 
 /// Index single-byte of windows-1256 (`index-windows-1256.txt`).
 /// Indexed by pointer; 0 where the pointer is not in the index.
@@ -2945,7 +2945,7 @@ pub(crate) static WINDOWS_1256_ENC_BLOCKS: [u8; 1792] = [
 ];
 
 /// The decoder and encoder tables of windows-1256.
-pub(crate) static WINDOWS_1256_TABLES: SingleByteTables = SingleByteTables { decode: &WINDOWS_1256, enc_pages: &WINDOWS_1256_ENC_PAGES, enc_blocks: &WINDOWS_1256_ENC_BLOCKS, run: (0x0621, 0xC1, 22) };
+pub(crate) static WINDOWS_1256_TABLES: SingleByteTables = SingleByteTables { decode: &WINDOWS_1256, enc_pages: &WINDOWS_1256_ENC_PAGES, enc_blocks: &WINDOWS_1256_ENC_BLOCKS, run: (0x0621, 0xC1, 22), latin1_from: 0x00 };
 
 /// Index single-byte of windows-1257 (`index-windows-1257.txt`).
 /// Indexed by pointer; 0 where the pointer is not in the index.
@@ -3081,7 +3081,7 @@ pub(crate) static WINDOWS_1257_ENC_BLOCKS: [u8; 1536] = [
 ];
 
 /// The decoder and encoder tables of windows-1257.
-pub(crate) static WINDOWS_1257_TABLES: SingleByteTables = SingleByteTables { decode: &WINDOWS_1257, enc_pages: &WINDOWS_1257_ENC_PAGES, enc_blocks: &WINDOWS_1257_ENC_BLOCKS, run: (0x00B0, 0xB0, 8) };
+pub(crate) static WINDOWS_1257_TABLES: SingleByteTables = SingleByteTables { decode: &WINDOWS_1257, enc_pages: &WINDOWS_1257_ENC_PAGES, enc_blocks: &WINDOWS_1257_ENC_BLOCKS, run: (0x00B0, 0xB0, 8), latin1_from: 0x00 };
 
 /// Index single-byte of windows-1258 (`index-windows-1258.txt`).
 /// Indexed by pointer; 0 where the pointer is not in the index.
@@ -3233,7 +3233,7 @@ pub(crate) static WINDOWS_1258_ENC_BLOCKS: [u8; 1792] = [
 ];
 
 /// The decoder and encoder tables of windows-1258.
-pub(crate) static WINDOWS_1258_TABLES: SingleByteTables = SingleByteTables { decode: &WINDOWS_1258, enc_pages: &WINDOWS_1258_ENC_PAGES, enc_blocks: &WINDOWS_1258_ENC_BLOCKS, run: (0x00A0, 0xA0, 35) };
+pub(crate) static WINDOWS_1258_TABLES: SingleByteTables = SingleByteTables { decode: &WINDOWS_1258, enc_pages: &WINDOWS_1258_ENC_PAGES, enc_blocks: &WINDOWS_1258_ENC_BLOCKS, run: (0x00A0, 0xA0, 35), latin1_from: 0x00 };
 
 /// Index single-byte of x-mac-cyrillic (`index-x-mac-cyrillic.txt`).
 /// Indexed by pointer; 0 where the pointer is not in the index.
@@ -3385,4 +3385,4 @@ pub(crate) static X_MAC_CYRILLIC_ENC_BLOCKS: [u8; 1792] = [
 ];
 
 /// The decoder and encoder tables of x-mac-cyrillic.
-pub(crate) static X_MAC_CYRILLIC_TABLES: SingleByteTables = SingleByteTables { decode: &X_MAC_CYRILLIC, enc_pages: &X_MAC_CYRILLIC_ENC_PAGES, enc_blocks: &X_MAC_CYRILLIC_ENC_BLOCKS, run: (0x0410, 0x80, 32) };
+pub(crate) static X_MAC_CYRILLIC_TABLES: SingleByteTables = SingleByteTables { decode: &X_MAC_CYRILLIC, enc_pages: &X_MAC_CYRILLIC_ENC_PAGES, enc_blocks: &X_MAC_CYRILLIC_ENC_BLOCKS, run: (0x0410, 0x80, 32), latin1_from: 0x00 };

@@ -278,11 +278,18 @@ pub fn render_all(whatwg: &Path) -> Result<Vec<(PathBuf, String)>, String> {
                     start = i;
                 }
             }
+            // Bytes from `latin1_from` to 0xFF that are their own code points (the run, when it
+            // is that: windows-1252's U+00A0..=U+00FF), for the encoder's `utf8_to_latin1`.
+            let latin1_from = if run.0 as usize == run.1 && run.1 >= 0x80 && run.1 + run.2 == 0x100 {
+                run.1
+            } else {
+                0
+            };
             writeln!(out, "\n/// The decoder and encoder tables of {}.", entry.name).unwrap();
             writeln!(
                 out,
-                "pub(crate) static {ident}_TABLES: SingleByteTables = SingleByteTables {{ decode: &{ident}, enc_pages: &{ident}_ENC_PAGES, enc_blocks: &{ident}_ENC_BLOCKS, run: (0x{:04X}, 0x{:02X}, {}) }};",
-                run.0, run.1, run.2
+                "pub(crate) static {ident}_TABLES: SingleByteTables = SingleByteTables {{ decode: &{ident}, enc_pages: &{ident}_ENC_PAGES, enc_blocks: &{ident}_ENC_BLOCKS, run: (0x{:04X}, 0x{:02X}, {}), latin1_from: 0x{:02X} }};",
+                run.0, run.1, run.2, latin1_from
             )
             .unwrap();
             seen.insert(file, ident);
