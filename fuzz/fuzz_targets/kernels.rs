@@ -253,10 +253,15 @@ fn check_meaning(c: &Case<'_>, out: &Out) {
             let first = if c.be { 0xA0 } else { 0x80 };
             let text = std::str::from_utf8(&c.bytes[..*r]).expect("read valid UTF-8");
             assert!(
-                text.chars().all(|ch| ch.is_ascii() || (first..=0xFF).contains(&u32::from(ch))),
+                text.chars()
+                    .all(|ch| ch.is_ascii() || (first..=0xFF).contains(&u32::from(ch))),
                 "{name}: read a character it does not convert"
             );
-            assert_eq!(*out, text.chars().map(|ch| ch as u8).collect::<Vec<_>>(), "{name}");
+            assert_eq!(
+                *out,
+                text.chars().map(|ch| ch as u8).collect::<Vec<_>>(),
+                "{name}"
+            );
         }
         (6, Out::ReadWritten16(r, _, out)) => {
             let text = std::str::from_utf8(&c.bytes[..*r]).expect("read valid UTF-8");
