@@ -21,14 +21,12 @@
 use super::super::scalar;
 use super::super::vector::Vector;
 use super::ascii;
+use super::rows::{Keep, NONE, compact_rows};
 use crate::simd::OutBytes;
-
-/// A shuffle index that writes zero.
-const NONE: u8 = 0xFF;
 
 /// By the position `p` of a block's one lead (in a 16-byte vector, or half of one): the
 /// other 15 bytes' indexes, in order (the lead dropped).
-pub(crate) static GAP_ROWS: [[u8; 16]; 16] = {
+pub(crate) static DROP_ONE: [[u8; 16]; 16] = {
     let mut rows = [[NONE; 16]; 16];
     let mut p = 0;
     while p < 16 {
@@ -43,38 +41,10 @@ pub(crate) static GAP_ROWS: [[u8; 16]; 16] = {
 };
 
 /// By the 8 bits of `dropped` (byte k of a piece of 8 is dropped): the indexes of the kept
-/// bytes, in order, then [`NONE`].
-pub(crate) static DROP_ROWS: [[u8; 8]; 256] = drop_rows().0;
+/// bytes, in order, then [`NONE`] (only the first 8 are read).
+pub(crate) static DROP_ROWS: [[u8; 16]; 256] = compact_rows(Keep::OneOrNone).0;
 /// The number of bytes each row of [`DROP_ROWS`] keeps.
-pub(crate) static DROP_LENS: [u8; 256] = drop_rows().1;
-/// By `n - 4` (`n` from 4 to 8): a shuffle that moves bytes `n - 4..n` of 8 to the front (the
-/// last four bytes of a piece of `n`, stored as four bytes ending at its end).
-pub(crate) static LAST4: [[u8; 8]; 5] = [
-    [0, 1, 2, 3, NONE, NONE, NONE, NONE],
-    [1, 2, 3, 4, NONE, NONE, NONE, NONE],
-    [2, 3, 4, 5, NONE, NONE, NONE, NONE],
-    [3, 4, 5, 6, NONE, NONE, NONE, NONE],
-    [4, 5, 6, 7, NONE, NONE, NONE, NONE],
-];
-
-const fn drop_rows() -> ([[u8; 8]; 256], [u8; 256]) {
-    let mut rows = [[NONE; 8]; 256];
-    let mut lens = [0u8; 256];
-    let mut i = 0;
-    while i < 256 {
-        let (mut o, mut k) = (0, 0);
-        while k < 8 {
-            if (i >> k) & 1 == 0 {
-                rows[i][o] = k as u8;
-                o += 1;
-            }
-            k += 1;
-        }
-        lens[i] = o as u8;
-        i += 1;
-    }
-    (rows, lens)
-}
+pub(crate) static DROP_LENS: [u8; 256] = compact_rows(Keep::OneOrNone).1;
 
 /// The per-level part of the kernel: one block's checks, conversion and stores. Its
 /// contract is [`Vector`]'s: the instruction set of the implementing type is enabled in the
@@ -166,7 +136,7 @@ pub(crate) unsafe fn utf8_to_latin1<V: Latin1Vector>(
 
 #[cfg(test)]
 mod tests {
-    use super::{DROP_LENS, DROP_ROWS, GAP_ROWS, LAST4, NONE};
+    use super::{DROP_LENS, DROP_ONE, DROP_ROWS, NONE};
 
     #[test]
     fn rows_keep_the_bytes_not_dropped() {
@@ -176,13 +146,10 @@ mod tests {
             assert!(row[kept.len()..].iter().all(|&b| b == NONE));
             assert_eq!(usize::from(len), kept.len());
         }
-        for (p, row) in GAP_ROWS.iter().enumerate() {
+        for (p, row) in DROP_ONE.iter().enumerate() {
             let kept: Vec<u8> = (0..16).filter(|&k| k != p as u8).collect();
             assert_eq!(&row[..15], &kept[..]);
             assert_eq!(row[15], NONE);
-        }
-        for (k, row) in LAST4.iter().enumerate() {
-            assert_eq!(row[..4], [k as u8, k as u8 + 1, k as u8 + 2, k as u8 + 3]);
         }
     }
 }

@@ -18,6 +18,9 @@ pub(crate) enum Keep {
     TwoOrNone,
     /// Four u32 lanes: `1 + bit k + bit k+4` bytes (UTF-8 of one to three bytes).
     OneToThree,
+    /// Eight byte lanes: none where bit `k` is set, else one (the bytes of a piece of 8 that
+    /// are not leads: UTF-8 → Latin1).
+    OneOrNone,
     /// Four u32 lanes: `3 - bit 2k - bit 2k+1` bytes (UTF-8 of one to three bytes, by
     /// whether the unit is below 0x80 and below 0x800).
     ThreeLessPairs,
@@ -27,8 +30,17 @@ impl Keep {
     /// Bytes per lane.
     const fn width(self) -> usize {
         match self {
+            Keep::OneOrNone => 1,
             Keep::OneOrTwo | Keep::TwoOrNone => 2,
             Keep::OneToThree | Keep::ThreeLessPairs => 4,
+        }
+    }
+
+    /// Lanes of a pattern: 16 bytes' worth, but eight byte lanes for `OneOrNone` (8 bits).
+    const fn lanes(self) -> usize {
+        match self {
+            Keep::OneOrNone => 8,
+            _ => 16 / self.width(),
         }
     }
 
@@ -37,6 +49,7 @@ impl Keep {
         let first = (i >> k) & 1;
         let second = (i >> (k + 4)) & 1;
         match self {
+            Keep::OneOrNone => 1 - first,
             Keep::OneOrTwo => 2 - first,
             Keep::TwoOrNone => 2 * first,
             Keep::OneToThree => 1 + first + second,
@@ -53,7 +66,7 @@ pub(crate) const fn compact_rows(keep: Keep) -> ([[u8; 16]; 256], [u8; 256]) {
     let mut i = 0;
     while i < 256 {
         let (mut o, mut k) = (0, 0);
-        while k < 16 / width {
+        while k < keep.lanes() {
             let mut j = 0;
             while j < keep.len(i, k) {
                 rows[i][o] = (width * k + j) as u8;

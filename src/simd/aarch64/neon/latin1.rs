@@ -1,16 +1,17 @@
 //! The NEON instance of UTF-8 to Latin1 (`generic/latin1.rs`): 16 input bytes a block; one
-//! lead dropped by one `tbl` (`GAP_ROWS`), more by two pieces of 8 compacted with the shared
+//! lead dropped by one `tbl` (`DROP_ONE`), more by two pieces of 8 compacted with the shared
 //! rows.
 
 use core::arch::aarch64::*;
 
-use crate::simd::generic::latin1::{DROP_LENS, DROP_ROWS, GAP_ROWS, LAST4, Latin1Vector};
+use crate::simd::generic::latin1::{DROP_LENS, DROP_ONE, DROP_ROWS, Latin1Vector};
+use crate::simd::generic::single_byte::TAIL8;
 
 impl Latin1Vector for uint8x16_t {
     #[inline(always)]
     unsafe fn put_latin1(self, first: Self, out: *mut u8) -> Option<(usize, usize)> {
-        // SAFETY: register operations; the row loads index `GAP_ROWS` with `p & 15`, tables
-        // of 256 with a byte and `LAST4` with `n1 - 4` (each piece keeps 4 to 8 bytes: below);
+        // SAFETY: register operations; the row loads index `DROP_ONE` with `p & 15`, tables
+        // of 256 with a byte and `TAIL8` with `n1 - 4` (each piece keeps 4 to 8 bytes: below);
         // the stores write 8 bytes at `out` and 8 at `out + 7` (one lead), or 8 at `out`, 4 at
         // `out + n0` and 4 ending at `out + n0 + n1`: inside the 16 of the contract.
         unsafe {
@@ -40,7 +41,7 @@ impl Latin1Vector for uint8x16_t {
             let m = leads & 0x1111_1111_1111_1111;
             if m & m.wrapping_sub(1) == 0 {
                 let p = (m.trailing_zeros() / 4) as usize & 15;
-                let c = vqtbl1q_u8(x, vld1q_u8(GAP_ROWS[p].as_ptr()));
+                let c = vqtbl1q_u8(x, vld1q_u8(DROP_ONE[p].as_ptr()));
                 vst1_u8(out, vget_low_u8(c));
                 vst1_u8(out.add(7), vext_u8::<7>(vget_low_u8(c), vget_high_u8(c)));
                 return Some((16 - usize::from(p == 15), 15));
@@ -64,7 +65,7 @@ impl Latin1Vector for uint8x16_t {
                     .write_unaligned(vget_lane_u32::<0>(vreinterpret_u32_u8(x)));
             };
             four(n0, piece1);
-            four(n0 + n1 - 4, vtbl1_u8(piece1, vld1_u8(LAST4[n1 - 4].as_ptr())));
+            four(n0 + n1 - 4, vtbl1_u8(piece1, vld1_u8(TAIL8[n1 - 4].as_ptr())));
             let read = 16 - usize::from(vgetq_lane_u8::<15>(lead) & 1);
             Some((read, n0 + n1))
         }

@@ -1,16 +1,17 @@
 //! The AVX2 instance of UTF-8 to Latin1 (`generic/latin1.rs`): 32 input bytes a block; one
-//! lead dropped by one `pshufb` of its 16-byte half (`GAP_ROWS`), more by four pieces of 8
+//! lead dropped by one `pshufb` of its 16-byte half (`DROP_ONE`), more by four pieces of 8
 //! compacted by one `vpshufb` with the shared rows (two per 128-bit lane).
 
 use core::arch::x86_64::*;
 
-use crate::simd::generic::latin1::{DROP_LENS, DROP_ROWS, GAP_ROWS, LAST4, Latin1Vector};
+use crate::simd::generic::latin1::{DROP_LENS, DROP_ONE, DROP_ROWS, Latin1Vector};
+use crate::simd::generic::single_byte::TAIL8;
 
 impl Latin1Vector for __m256i {
     #[inline(always)]
     unsafe fn put_latin1(self, first: Self, out: *mut u8) -> Option<(usize, usize)> {
-        // SAFETY: register operations; the row loads read the 16 bytes of `GAP_ROWS[p & 15]`,
-        // 8 bytes of rows of tables of 256 indexed by a byte, and of `LAST4` indexed by `n3 -
+        // SAFETY: register operations; the row loads read the 16 bytes of `DROP_ONE[p & 15]`,
+        // 8 bytes of rows of tables of 256 indexed by a byte, and of `TAIL8` indexed by `n3 -
         // 4` (each piece keeps 4 to 8 bytes: below); the stores write 16 bytes at `out` and
         // `out + 15`, or 16 at `out` and 8 at `out + 16` and `out + 23` (one lead), or 8 bytes
         // at `out`, `out + n0` and `out + n0 + n1`, then 4 at `out + at` and 4 ending at `out
@@ -41,7 +42,7 @@ impl Latin1Vector for __m256i {
             // 0; `& 15` keeps the index in bounds all the same.)
             if lead & lead.wrapping_sub(1) == 0 {
                 let p = lead.trailing_zeros() as usize;
-                let gap = _mm_loadu_si128(GAP_ROWS[p & 15].as_ptr().cast());
+                let gap = _mm_loadu_si128(DROP_ONE[p & 15].as_ptr().cast());
                 let (a, b) = (_mm256_castsi256_si128(x), _mm256_extracti128_si256::<1>(x));
                 if p < 16 {
                     _mm_storeu_si128(out.cast(), _mm_shuffle_epi8(a, gap));
@@ -83,7 +84,7 @@ impl Latin1Vector for __m256i {
             let at = n[0] + n[1] + n[2];
             let last = _mm_unpackhi_epi64(b, b);
             _mm_storeu_si32(out.add(at), last);
-            let tail = _mm_shuffle_epi8(last, _mm_loadl_epi64(LAST4[n[3] - 4].as_ptr().cast()));
+            let tail = _mm_shuffle_epi8(last, _mm_loadl_epi64(TAIL8[n[3] - 4].as_ptr().cast()));
             _mm_storeu_si32(out.add(at + n[3] - 4), tail);
             Some((32 - (lead >> 31) as usize, at + n[3]))
         }
