@@ -52,6 +52,7 @@ forward_bytes! {
     copy_ascii(src: &[u8]) -> usize;
     copy_ascii_loose(src: &[u8]) -> usize;
     utf8_to_latin1(src: &[u8], first: u8) -> (usize, usize);
+    latin1_to_utf8(src: &[u8], first: u8) -> (usize, usize);
     narrow_ascii(src: &[u16]) -> usize;
     utf8_copy_valid(src: &[u8]) -> (usize, usize);
     utf16_to_utf8(src: &[u16]) -> (usize, usize);

@@ -17,8 +17,8 @@
 //! # How it is fast
 //! The bulk of every call is a kernel of the active level (`crate::simd`): ASCII runs
 //! (`ascii_prefix_len`, `copy_ascii`, `widen_ascii`, `narrow_ascii`), UTF-8 validation,
-//! UTF-8 <-> UTF-16 transcoding, and Latin1 to UTF-8 as a single-byte decode through the
-//! identity table `LATIN1_UPPER`. What a kernel stops at (an error, a character that does
+//! UTF-8 <-> UTF-16 transcoding, Latin1 <-> UTF-8 (`latin1_to_utf8`, `utf8_to_latin1`).
+//! What a kernel stops at (an error, a character that does
 //! not fit) is handled here one character at a time, and the kernel is called again. The
 //! scans that no kernel does (Latin1 and bidi checks, unpaired surrogates, Latin1 <->
 //! UTF-16) are loops over fixed-size chunks, branch-free inside a chunk, that the compiler
@@ -80,10 +80,6 @@ pub enum Latin1Bidi {
     /// There is at least one right-to-left character.
     Bidi = 2,
 }
-
-/// The upper half of Latin1 as a single-byte index (byte `0x80 + i` is U+0080 + i), so
-/// that the single-byte decode kernels convert Latin1 to UTF-8.
-static LATIN1_UPPER: [u16; 128] = crate::simd::upper_half_from(0x80);
 
 /// Elements per chunk of the vectorised scans: 64 bytes of `u16`s, 32 bytes of `u8`s (short
 /// enough that text with a hit every few dozen bytes does not pay much past it).
@@ -1166,80 +1162,12 @@ fn write_into_str(dst: &mut str, write: impl FnOnce(&mut OutBytes) -> usize) -> 
 // Latin1
 // ---------------------------------------------------------------------------------------
 
-/// Converts Latin1 to UTF-8 (the copy kernel, letters here, the single-byte kernel over
-/// [`LATIN1_UPPER`] for runs of them), stopping
-/// before the first byte whose UTF-8 does not fit. Writes nothing past what it returns.
+/// Converts Latin1 to UTF-8 (the `latin1_to_utf8` kernel: ASCII blocks copied, blocks with
+/// letters spread in vectors), stopping before the first byte whose UTF-8 does not fit.
+/// Writes nothing past what it returns.
+#[inline]
 fn latin1_to_utf8(k: &Kernels, src: &[u8], dst: &mut OutBytes) -> (usize, usize) {
-    // ASCII runs with the copy kernel (four vectors a round, the bytes before a letter copied
-    // exactly); the letters between them (Latin-script text: one or two at a time) two bytes
-    // each here; a run of 8 letters or more goes on through the single-byte kernel, which
-    // converts mixed vectors whole (`Tuning::mem_latin1_by_runs`).
-    if !k.tuning().mem_latin1_by_runs {
-        return latin1_to_utf8_by_kernel(k, src, dst);
-    }
-    let (mut read, mut written) = (0, 0);
-    loop {
-        // With room for two bytes a byte left (the functions that assert it, and the `Cow`
-        // one), every byte left is converted, to one byte or two: what the loose copy stores
-        // past the ASCII (no further than the input's length) is then overwritten. NEON,
-        // German: 1.50 -> 1.40 instructions a byte.
-        let (s, d) = (&src[read..], &mut dst[written..]);
-        let n = if d.len() / 2 >= s.len() {
-            k.copy_ascii_loose(s, d)
-        } else {
-            k.copy_ascii(s, d)
-        };
-        read += n;
-        written += n;
-        // The end of the input, a full output (before ASCII), or a letter.
-        let start = read;
-        while let Some(&b) = src.get(read)
-            && b >= 0x80
-        {
-            let Some(out) = dst.get_mut(written..written + 2) else {
-                return (read, written);
-            };
-            write_bytes(out, &[0xC0 | b >> 6, 0x80 | (b & 0x3F)]);
-            read += 1;
-            written += 2;
-            if read - start == 8 {
-                let (r, w) = k.single_byte_to_utf8(&src[read..], &LATIN1_UPPER, &mut dst[written..]);
-                read += r;
-                written += w;
-                break;
-            }
-        }
-        if read == start {
-            // No letter: the end of the input, or no room for the ASCII byte there.
-            return (read, written);
-        }
-    }
-}
-
-/// [`latin1_to_utf8`] by the single-byte kernel over [`LATIN1_UPPER`] after an ASCII prefix
-/// (`Tuning::mem_latin1_by_runs` off).
-fn latin1_to_utf8_by_kernel(k: &Kernels, src: &[u8], dst: &mut OutBytes) -> (usize, usize) {
-    // The ASCII prefix (often all of it) with the copy kernel, four vectors a round; the
-    // single-byte kernel goes a vector at a time.
-    let ascii = k.copy_ascii(src, dst);
-    let (r, w) = k.single_byte_to_utf8(&src[ascii..], &LATIN1_UPPER, &mut dst[ascii..]);
-    let (mut read, mut written) = (ascii + r, ascii + w);
-    // The kernel stops only where a character does not fit; this loop is the proof of
-    // progress should one stop earlier.
-    while let Some(&b) = src.get(read) {
-        let mut buf = [0; 2];
-        let bytes = char::from(b).encode_utf8(&mut buf).as_bytes();
-        let Some(out) = dst.get_mut(written..written + bytes.len()) else {
-            break;
-        };
-        write_bytes(out, bytes);
-        read += 1;
-        written += bytes.len();
-        let (r, w) = k.single_byte_to_utf8(&src[read..], &LATIN1_UPPER, &mut dst[written..]);
-        read += r;
-        written += w;
-    }
-    (read, written)
+    k.latin1_to_utf8(src, 0x80, dst)
 }
 
 /// Converts bytes whose unsigned value is interpreted as Unicode code point (i.e. U+0000

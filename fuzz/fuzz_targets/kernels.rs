@@ -2,7 +2,7 @@
 //! and identical output prefix, on inputs at any alignment and outputs of any length.
 //!
 //! Header: `[0]` kernel, `[1]` source offset (alignment), `[2]` destination offset, `[3]`
-//! bit 0 big-endian (UTF-16 byte kernels; `utf8_to_latin1`: from 0xA0, not 0x80), bit 1 raw UTF-16 payload, bits 2–7 single-byte
+//! bit 0 big-endian (UTF-16 byte kernels; `utf8_to_latin1` and `latin1_to_utf8`: from 0xA0, not 0x80), bit 1 raw UTF-16 payload, bits 2–7 single-byte
 //! encoding (or CJK encoding, for the CJK decode and `utf16_to_legacy` kernels), `[4..6]` and `[6]` destination length, `[4..8]` PRNG seed. Payload: the input.
 //!
 //! Sources sit at the end of an allocation of exactly the right size and destinations too, so
@@ -26,7 +26,7 @@ enum Out {
     ReadWritten16(usize, usize, Vec<u16>),
 }
 
-const KERNELS: [&str; 17] = [
+const KERNELS: [&str; 18] = [
     "ascii_prefix_len",
     "copy_ascii",
     "widen_ascii",
@@ -44,6 +44,7 @@ const KERNELS: [&str; 17] = [
     "utf16_to_legacy",
     "copy_ascii_loose",
     "utf8_to_latin1",
+    "latin1_to_utf8",
 ];
 
 /// The parameters of one call, shared by every level.
@@ -123,6 +124,12 @@ fn call(k: KernelTable, c: &Case<'_>, canary: usize) -> Out {
             // From 0xA0 (windows-1252's encoder) or 0x80 (`mem`'s Latin1), by the flag.
             let first = if c.be { 0xA0 } else { 0x80 };
             let (r, n, out) = with_dst(c, b, |d| k.utf8_to_latin1(src, first, d));
+            Out::ReadWritten8(r, n, out)
+        }
+        17 => {
+            // From 0xA0 (windows-1252's decoder) or 0x80 (`mem`'s Latin1), by the flag.
+            let first = if c.be { 0xA0 } else { 0x80 };
+            let (r, n, out) = with_dst(c, b, |d| k.latin1_to_utf8(src, first, d));
             Out::ReadWritten8(r, n, out)
         }
         2 => {
@@ -262,6 +269,17 @@ fn check_meaning(c: &Case<'_>, out: &Out) {
                 text.chars().map(|ch| ch as u8).collect::<Vec<_>>(),
                 "{name}"
             );
+        }
+        (17, Out::ReadWritten8(r, _, out)) => {
+            // What it read is ASCII and bytes from `first`, and it wrote their code points.
+            let first = if c.be { 0xA0 } else { 0x80 };
+            let read = &c.bytes[..*r];
+            assert!(
+                read.iter().all(|&b| b < 0x80 || b >= first),
+                "{name}: read a byte it does not convert"
+            );
+            let want: String = read.iter().map(|&b| char::from(b)).collect();
+            assert_eq!(out[..], *want.as_bytes(), "{name}");
         }
         (6, Out::ReadWritten16(r, _, out)) => {
             let text = std::str::from_utf8(&c.bytes[..*r]).expect("read valid UTF-8");

@@ -154,9 +154,10 @@ impl VariantDecoder {
             Kind::Utf8 => VariantDecoder::Utf8(utf_8::Utf8Decoder::new()),
             Kind::Utf16Be => VariantDecoder::Utf16(utf_16::Utf16Decoder::new(true)),
             Kind::Utf16Le => VariantDecoder::Utf16(utf_16::Utf16Decoder::new(false)),
-            Kind::SingleByte(tables) => {
-                VariantDecoder::SingleByte(single_byte::SingleByteDecoder::new(tables.decode))
-            }
+            Kind::SingleByte(tables) => VariantDecoder::SingleByte(single_byte::SingleByteDecoder::new(
+                tables.decode,
+                tables.latin1_from,
+            )),
             Kind::XUserDefined => VariantDecoder::XUserDefined(x_user_defined::XUserDefinedDecoder::new()),
             Kind::Gbk | Kind::Gb18030 => VariantDecoder::Gb18030(gb18030::Gb18030Decoder::new()),
             Kind::Big5 => VariantDecoder::Big5(big5::Big5Decoder::new()),

@@ -16,11 +16,14 @@ use crate::tables::SingleByteTables;
 #[derive(Clone, Copy)]
 pub(crate) struct SingleByteDecoder {
     table: &'static [u16; 128],
+    /// The bytes from this one are their own code points (`SingleByteTables::latin1_from`;
+    /// 0: none).
+    latin1_from: u8,
 }
 
 impl SingleByteDecoder {
-    pub(crate) const fn new(table: &'static [u16; 128]) -> Self {
-        SingleByteDecoder { table }
+    pub(crate) const fn new(table: &'static [u16; 128], latin1_from: u8) -> Self {
+        SingleByteDecoder { table, latin1_from }
     }
 
     pub(crate) fn decode<D: Dest>(
@@ -30,7 +33,7 @@ impl SingleByteDecoder {
         _last: bool,
         replace: bool,
     ) -> (Status, usize) {
-        let read = dst.single_byte(src, self.table);
+        let read = dst.single_byte(src, self.table, self.latin1_from);
         let Some(&byte) = src.get(read) else {
             return (Status::INPUT_EMPTY, read);
         };

@@ -465,6 +465,7 @@ pub(crate) struct Kernels {
     widen_ascii: unsafe fn(&[u8], &mut [u16]) -> usize,
     narrow_ascii: unsafe fn(&[u16], &mut OutBytes) -> usize,
     utf8_to_latin1: unsafe fn(&[u8], u8, &mut OutBytes) -> (usize, usize),
+    latin1_to_utf8: unsafe fn(&[u8], u8, &mut OutBytes) -> (usize, usize),
     utf8_valid_up_to: unsafe fn(&[u8]) -> usize,
     utf8_copy_valid: Transcode<u8, MaybeUninit<u8>>,
     utf8_to_utf16: Transcode<u8, u16>,
@@ -511,6 +512,9 @@ kernel_methods! {
     /// the prefix ends inside a vector, the whole vector is stored, as no masked store does it
     /// at this level). For callers whose later output surely covers them: their output grows
     /// by at least one byte for each byte of `src` after the prefix, and has the room for it.
+    /// (The crate calls it only as the `copy_ascii` of those tables; the sweeps and the
+    /// `kernels` fuzz target call it by name, through `internals`.)
+    #[cfg_attr(not(feature = "internals"), expect(dead_code, reason = "called through the tables' copy_ascii"))]
     copy_ascii_loose(src: &[u8], dst: &mut OutBytes) -> usize;
     /// Widens the longest ASCII prefix of `src` that fits into `dst`; returns its length.
     widen_ascii(src: &[u8], dst: &mut [u16]) -> usize;
@@ -522,6 +526,12 @@ kernel_methods! {
     /// as far as it fits in `dst`: `(read, written)`. (A single-byte encoder whose bytes from
     /// `first` are those code points: windows-1252 from 0xA0; `mem`'s Latin1 from 0x80.)
     utf8_to_latin1(src: &[u8], first: u8, dst: &mut OutBytes) -> (usize, usize);
+    /// Converts the longest prefix of `src` made of ASCII bytes and of bytes from `first`
+    /// (0x80 or above), each byte taken as the code point of its value, into UTF-8 (one byte
+    /// for ASCII, two for the others), as far as it fits in `dst`: `(read, written)`.
+    /// (`utf8_to_latin1` the other way: a single-byte decoder whose bytes from `first` are
+    /// those code points, windows-1252 from 0xA0; `mem`'s Latin1 from 0x80.)
+    latin1_to_utf8(src: &[u8], first: u8, dst: &mut OutBytes) -> (usize, usize);
     /// Length of the longest prefix of `src` that is valid UTF-8 made of whole characters.
     utf8_valid_up_to(src: &[u8]) -> usize;
     /// Copies the longest valid, whole-character UTF-8 prefix of `src` that fits into `dst`:
@@ -604,12 +614,6 @@ pub(crate) struct Tuning {
     /// encoder (three times as many for the CJK encoders), where `stage_encode_in_utf16`:
     /// the kernels' calls cost more than character by character on shorter ends.
     pub(crate) stage_encode_min: usize,
-    /// `mem`'s Latin1 to UTF-8 copies the ASCII runs with `copy_ascii` and converts the
-    /// letters between them itself, rather than running `single_byte_to_utf8` over all: where
-    /// that kernel goes a vector at a time (NEON, German: 1.74 -> 1.50 instructions a byte)
-    /// or is scalar; not at AVX2 and AVX-512, whose kernel stores a vector with one letter
-    /// in it whole (German 14.5 -> 11.7 GB/s this way).
-    pub(crate) mem_latin1_by_runs: bool,
 }
 
 impl Tuning {
@@ -619,7 +623,6 @@ impl Tuning {
         call_legacy_encode: false,
         stage_encode_in_utf16: false,
         stage_encode_min: 32,
-        mem_latin1_by_runs: true,
     };
 }
 

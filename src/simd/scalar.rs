@@ -17,6 +17,7 @@ pub(crate) const TABLE: Kernels = Kernels {
     widen_ascii,
     narrow_ascii,
     utf8_to_latin1,
+    latin1_to_utf8,
     utf8_valid_up_to,
     utf8_copy_valid,
     utf8_to_utf16,
@@ -150,6 +151,51 @@ pub(crate) fn utf8_to_latin1_with(
             slot.write(byte);
             read += 2;
             written += 1;
+        }
+    }
+}
+
+pub(crate) fn latin1_to_utf8(src: &[u8], first: u8, dst: &mut OutBytes) -> (usize, usize) {
+    latin1_to_utf8_with(src, first, dst, copy_ascii)
+}
+
+/// [`latin1_to_utf8`] with the ASCII runs copied by `copy` (a level's `copy_ascii`), the
+/// letters between them two bytes each.
+#[inline(always)]
+pub(crate) fn latin1_to_utf8_with(
+    src: &[u8],
+    first: u8,
+    dst: &mut OutBytes,
+    copy: impl Fn(&[u8], &mut OutBytes) -> usize,
+) -> (usize, usize) {
+    let (mut read, mut written) = (0, 0);
+    loop {
+        let n = copy(&src[read..], &mut dst[written..]);
+        read += n;
+        written += n;
+        loop {
+            let (Some(&b), Some(slot)) = (src.get(read), dst.get_mut(written)) else {
+                return (read, written);
+            };
+            if b < 0x80 {
+                // One ASCII byte inline (words are separated by single spaces); a run: the
+                // copy.
+                if src.get(read + 1).is_some_and(|&b| b < 0x80) {
+                    break;
+                }
+                slot.write(b);
+                read += 1;
+                written += 1;
+                continue;
+            }
+            let Some(out) = dst.get_mut(written..written + 2).filter(|_| b >= first) else {
+                return (read, written);
+            };
+            // U+0080..=U+00FF: lead 0xC2 or 0xC3 (bit 6 of the code point), then the
+            // continuation byte, the byte with bit 6 cleared.
+            write_bytes(out, &[0xC0 | b >> 6, b & 0xBF]);
+            read += 1;
+            written += 2;
         }
     }
 }

@@ -96,6 +96,31 @@ fn byte_inputs(base: &[u8], specials: &[&[u8]]) -> Vec<Vec<u8>> {
     out
 }
 
+/// A few lengths with each special at the edges of 16-, 32- and 64-byte blocks (a letter as
+/// a block's last byte, the first of the next): what the quick sweeps' stride (every 11th
+/// position) would miss.
+fn block_edge_inputs(base: &[u8], specials: &[&[u8]]) -> Vec<Vec<u8>> {
+    let mut out = Vec::new();
+    for len in [16, 17, 31, 32, 33, 48, 64, 65, 96, 129] {
+        let text: Vec<u8> = base.iter().copied().cycle().take(len).collect();
+        for special in specials {
+            for pos in [0, 1, 14, 15, 16, 17, 30, 31, 32, 47, 48, 62, 63, 64, 95, 127]
+                .into_iter()
+                .filter(|&p| p < len)
+            {
+                let mut v = text.clone();
+                for (i, &b) in special.iter().enumerate() {
+                    if pos + i < len {
+                        v[pos + i] = b;
+                    }
+                }
+                out.push(v);
+            }
+        }
+    }
+    out
+}
+
 /// Runs `f` on `input` at every alignment 0..64 of a padded copy, for `table` and scalar,
 /// with output buffers of `cap(len)` and of a few smaller sizes.
 fn same<T: PartialEq + std::fmt::Debug>(
@@ -209,7 +234,8 @@ pub fn utf8_to_latin1_kernel() {
         b"The quick brown fox jumps. ",
     ];
     for base in bases {
-        let inputs = byte_inputs(base, specials);
+        let mut inputs = byte_inputs(base, specials);
+        inputs.extend(block_edge_inputs(base, specials));
         for k in levels() {
             for input in &inputs {
                 for first in [0x80, 0xA0] {
@@ -223,6 +249,71 @@ pub fn utf8_to_latin1_kernel() {
                             (n, d)
                         },
                         caps,
+                    );
+                }
+            }
+        }
+    }
+}
+
+/// `latin1_to_utf8` against scalar: ASCII, German-like and dense Latin1 text with every stop
+/// (0x80 and 0x9F, below `first` 0xA0) and every kind of byte (0xA0, 0xBF, 0xC0, 0xFF, NUL)
+/// at every position, from 0x80 and 0xA0, at every alignment and several output sizes (a
+/// letter that does not fit); the bytes past the output are compared too.
+pub fn latin1_to_utf8_kernel() {
+    let specials: &[&[u8]] = &[
+        b"\x80",
+        b"\x9F",
+        b"\xA0",
+        b"\xBF",
+        b"\xC0",
+        b"\xFF",
+        b"\0",
+        b"\xE9\xE9",
+    ];
+    let bases: [&[u8]; 3] = [
+        b"Gr\xFC\xDFe aus K\xF6ln, sch\xF6ne Stra\xDFe! ",
+        b"\xC4\xD6\xDC\xE4\xF6\xFC\xDF\xE9\xE8\xE0\xE7\xF1",
+        b"The quick brown fox jumps. ",
+    ];
+    for base in bases {
+        let mut inputs = byte_inputs(base, specials);
+        inputs.extend(block_edge_inputs(base, specials));
+        // The reference itself, by the definition: up to the first byte from 0x80 below
+        // `first`, each byte's code point in UTF-8.
+        for input in &inputs {
+            for first in [0x80, 0xA0] {
+                let read = input
+                    .iter()
+                    .position(|&b| (0x80..first).contains(&b))
+                    .unwrap_or(input.len());
+                let want: String = input[..read].iter().map(|&b| char::from(b)).collect();
+                let mut d = vec![0u8; 2 * input.len()];
+                let (r, w) = scalar_table().latin1_to_utf8(input, first, &mut d);
+                assert_eq!(
+                    (r, &d[..w]),
+                    (read, want.as_bytes()),
+                    "scalar latin1_to_utf8 {input:02X?}"
+                );
+            }
+        }
+        for k in levels() {
+            for input in &inputs {
+                for first in [0x80, 0xA0] {
+                    same(
+                        "latin1_to_utf8",
+                        k,
+                        input,
+                        |k, s, cap| {
+                            let mut d = vec![0xA5u8; cap];
+                            let n = k.latin1_to_utf8(s, first, as_out(&mut d));
+                            (n, d)
+                        },
+                        |len| {
+                            let mut c = caps(len);
+                            c.push(len + len / 4);
+                            c
+                        },
                     );
                 }
             }
@@ -1793,6 +1884,7 @@ pub const SWEEPS: &[(&str, fn())] = &[
     ("ascii_kernels", ascii_kernels),
     ("narrow_ascii_kernel", narrow_ascii_kernel),
     ("utf8_to_latin1_kernel", utf8_to_latin1_kernel),
+    ("latin1_to_utf8_kernel", latin1_to_utf8_kernel),
     ("utf8_kernels", utf8_kernels),
     ("utf16_kernels", utf16_kernels),
     ("single_byte_kernels", single_byte_kernels),

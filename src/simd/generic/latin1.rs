@@ -59,7 +59,45 @@ pub(crate) trait Latin1Vector: Vector {
     /// - The ISA is enabled in the caller.
     /// - `out` is valid for writing `LANES` bytes; `first` is `first` in every byte.
     unsafe fn put_latin1(self, first: Self, out: *mut u8) -> Option<(usize, usize)>;
+
+    /// Converts the block `self` (not all ASCII) from Latin1 to UTF-8 if none of its bytes
+    /// is from 0x80 to below `first`, writing exactly its output at `out` (`LANES` bytes and
+    /// one more for each byte from 0x80): `Some(written)`; `None`, writing nothing, if one is.
+    ///
+    /// # Safety
+    /// - The ISA is enabled in the caller.
+    /// - `out` is valid for writing `2 * LANES` bytes; `first` is `first` in every byte, from
+    ///   0x80.
+    unsafe fn put_utf8(self, first: Self, out: *mut u8) -> Option<usize>;
 }
+
+/// By the position `p` of a 16-byte block's one byte from 0x80 (`SPREAD_ONE[p]`): the
+/// shuffle of the two vectors (continuation bytes, leads) that gives the block's first 16
+/// bytes of UTF-8: the bytes before `p`, the lead of byte `p` (index `16 + p`), then the
+/// bytes from `p` on, one later (byte `p`'s continuation first).
+#[cfg_attr(
+    not(any(target_arch = "aarch64", test)),
+    expect(dead_code, reason = "NEON's table")
+)]
+pub(crate) static SPREAD_ONE: [[u8; 16]; 16] = {
+    let mut rows = [[0; 16]; 16];
+    let mut p = 0;
+    while p < 16 {
+        let mut j = 0;
+        while j < 16 {
+            rows[p][j] = if j < p {
+                j as u8
+            } else if j == p {
+                16 + p as u8
+            } else {
+                j as u8 - 1
+            };
+            j += 1;
+        }
+        p += 1;
+    }
+    rows
+};
 
 /// # Safety
 /// The ISA of `V` is enabled in the caller.
@@ -69,54 +107,17 @@ pub(crate) unsafe fn utf8_to_latin1<V: Latin1Vector>(
     first: u8,
     dst: &mut OutBytes,
 ) -> (usize, usize) {
-    let lanes = V::LANES;
     let (mut read, mut written) = (0, 0);
-    // SAFETY: every load reads `LANES` bytes at `s + i` and every store (and `put_latin1`,
-    // which writes at most as many bytes as it reads) at most `LANES` at `d + i` with `i +
-    // LANES <= room`, within what is left of both slices; `run4` loads and stores at `i`
-    // only with `i + LANES` within the `room - i` it is given; the ISA per the contract.
+    // SAFETY: `ascii_blocks` reads and writes within `room` bytes of `s` and `d`, what is
+    // left of both slices, and returns a block it loaded at `s + i` with `i + LANES <= room`;
+    // `put_latin1` writes at most as many bytes as it reads, `LANES`, at `d + i`, inside what
+    // is left of `dst`; the ISA per the contract.
     unsafe {
         let first_v = V::splat(first);
         loop {
             let room = (src.len() - read).min(dst.len() - written);
             let (s, d) = (src.as_ptr().add(read), dst.as_mut_ptr().cast::<u8>().add(written));
-            // ASCII: up to four blocks one at a time (the runs between the letters of German
-            // or French text end there), then four at a time. (The first four are a loop of
-            // their own, which the compiler unrolls: one helper for both loops, not unrolled,
-            // cost German 1.09 -> 1.14 instructions a byte at NEON.)
-            let mut i = 0;
-            let mut v = None;
-            for _ in 0..4 {
-                if i + lanes > room {
-                    break;
-                }
-                let b = V::load(s.add(i));
-                if b.any_high() {
-                    v = Some(b);
-                    break;
-                }
-                b.store(d.add(i));
-                i += lanes;
-            }
-            if v.is_none() && i == 4 * lanes {
-                i += ascii::run4(
-                    room - i,
-                    lanes,
-                    |k| V::load(s.add(i + k)),
-                    |a, b| a.or(b),
-                    |v| !v.any_high(),
-                    |v, k| v.store(d.add(i + k)),
-                );
-                while i + lanes <= room {
-                    let b = V::load(s.add(i));
-                    if b.any_high() {
-                        v = Some(b);
-                        break;
-                    }
-                    b.store(d.add(i));
-                    i += lanes;
-                }
-            }
+            let (i, v) = ascii_blocks::<V>(s, d, room);
             read += i;
             written += i;
             // A block with a letter (or what stops the kernel), or too little left.
@@ -134,9 +135,108 @@ pub(crate) unsafe fn utf8_to_latin1<V: Latin1Vector>(
     (read + r, written + w)
 }
 
+/// The ASCII blocks at the start of `s`, stored at `d`, while `room` bytes hold them: up to
+/// four one at a time (the runs between the letters of German or French text end there),
+/// then four at a time. Returns the bytes done and the block with a byte from 0x80 that
+/// stopped them (loaded from `s` at that count, `LANES` bytes inside `room`), or `None` when
+/// too little room was left. (The first four are a loop of their own, which the compiler
+/// unrolls: one helper for both loops, not unrolled, cost German 1.09 -> 1.14 instructions a
+/// byte at NEON, `utf8_to_latin1`.)
+///
+/// # Safety
+/// - The ISA of `V` is enabled in the caller.
+/// - `s` is valid for reading and `d` for writing `room` bytes.
+#[inline(always)]
+unsafe fn ascii_blocks<V: Vector>(s: *const u8, d: *mut u8, room: usize) -> (usize, Option<V>) {
+    let lanes = V::LANES;
+    let mut i = 0;
+    // SAFETY: every load reads and every store writes `LANES` bytes at `i` with `i + LANES
+    // <= room`; `run4` loads and stores at `i + k` only with `k + LANES` within the `room -
+    // i` it is given; the ISA per the contract.
+    unsafe {
+        for _ in 0..4 {
+            if i + lanes > room {
+                return (i, None);
+            }
+            let b = V::load(s.add(i));
+            if b.any_high() {
+                return (i, Some(b));
+            }
+            b.store(d.add(i));
+            i += lanes;
+        }
+        i += ascii::run4(
+            room - i,
+            lanes,
+            |k| V::load(s.add(i + k)),
+            |a, b| a.or(b),
+            |v| !v.any_high(),
+            |v, k| v.store(d.add(i + k)),
+        );
+        while i + lanes <= room {
+            let b = V::load(s.add(i));
+            if b.any_high() {
+                return (i, Some(b));
+            }
+            b.store(d.add(i));
+            i += lanes;
+        }
+    }
+    (i, None)
+}
+
+/// # Safety
+/// The ISA of `V` is enabled in the caller.
+#[inline(always)]
+pub(crate) unsafe fn latin1_to_utf8<V: Latin1Vector>(
+    src: &[u8],
+    first: u8,
+    dst: &mut OutBytes,
+) -> (usize, usize) {
+    let lanes = V::LANES;
+    let (mut read, mut written) = (0, 0);
+    // SAFETY: `ascii_blocks` reads and writes within `room` bytes of `s` and `d`, what is
+    // left of both slices, and returns a block it loaded at `s + i`; `put_utf8` writes at
+    // most `2 * LANES` bytes at `d + i`, which the test before it finds inside what is left
+    // of `dst`; the ISA per the contract.
+    unsafe {
+        let first_v = V::splat(first);
+        loop {
+            let room = (src.len() - read).min(dst.len() - written);
+            let (s, d) = (src.as_ptr().add(read), dst.as_mut_ptr().cast::<u8>().add(written));
+            let (i, v) = ascii_blocks::<V>(s, d, room);
+            read += i;
+            written += i;
+            // A block with a letter (or a byte below `first`), with room for two bytes a byte.
+            let Some(v) = v.filter(|_| dst.len() - written >= 2 * lanes) else {
+                break;
+            };
+            let Some(w) = v.put_utf8(first_v, d.add(i)) else {
+                break;
+            };
+            read += lanes;
+            written += w;
+        }
+    }
+    let (r, w) = scalar::latin1_to_utf8(&src[read..], first, &mut dst[written..]);
+    (read + r, written + w)
+}
+
 #[cfg(test)]
 mod tests {
-    use super::{DROP_LENS, DROP_ONE, DROP_ROWS, NONE};
+    use super::{DROP_LENS, DROP_ONE, DROP_ROWS, NONE, SPREAD_ONE};
+
+    #[test]
+    fn spread_rows_put_the_lead_before_its_continuation() {
+        for (p, row) in SPREAD_ONE.iter().enumerate() {
+            // Stream indexes 0..16 of (continuation bytes 0..16, leads 16..32): the bytes
+            // before `p`, the lead of `p`, then `p` (its continuation) and the ones after it.
+            let mut want: Vec<u8> = (0..p as u8).collect();
+            want.push(16 + p as u8);
+            want.extend(p as u8..15);
+            assert_eq!(&row[..], &want[..], "{p}");
+        }
+    }
 
     #[test]
     fn rows_keep_the_bytes_not_dropped() {

@@ -210,6 +210,32 @@ pub(crate) unsafe fn to_utf16<V: SingleByteVector>(
     (i + read, i + written)
 }
 
+/// The UTF-8 of a vector of units below U+0800, written exactly at `at`: one byte (`lo`)
+/// for each unit whose lane of `ones_v` is set (bit of `ones`), else the lead `0xC0 | x`
+/// and `cont`. Returns the count, `2 * LANES` less one for each unit of one byte.
+///
+/// # Safety
+/// - The ISA of `V` is enabled in the caller.
+/// - `ones` is `ones_v.high_mask()`; `at` is valid for writing the count.
+#[inline(always)]
+pub(crate) unsafe fn put_two_byte<V: SingleByteVector>(
+    ones_v: V,
+    lo: V,
+    x: V,
+    cont: V,
+    ones: u64,
+    at: *mut u8,
+) -> usize {
+    // SAFETY: register operations, and the two calls write their counts one after the other
+    // from `at`, which add up to the count the caller has room for; the ISA per the contract.
+    unsafe {
+        let lead = V::select(ones_v, lo, x.or(V::splat(0xC0)));
+        let [a, b] = lead.zip(cont);
+        let first = a.compact_pairs(ones, at);
+        first + b.compact_pairs(ones >> (V::LANES / 2), at.add(first))
+    }
+}
+
 /// Whether a byte of `v` is >= 0x80 and its code unit (`lo`, `hi`) is 0.
 ///
 /// # Safety
@@ -341,14 +367,12 @@ pub(crate) unsafe fn to_utf8<V: SingleByteVector>(
             }
             let at = dst.as_mut_ptr().cast::<u8>().wrapping_add(w);
             if threes == 0 {
-                // SAFETY: register operations; `w + n <= dst.len()`, and the two calls write
-                // their counts, which add up to `n`, from `dst[w..]` on; the ISA per contract.
+                // SAFETY: `ones` is `ones_v`'s mask, and `put_two_byte` writes its count, `n`
+                // (`threes == 0`), from `dst[w..]` on, with `w + n <= dst.len()`; the ISA per
+                // contract.
                 unsafe {
-                    let lead = V::select(ones_v, lo, x.or(V::splat(0xC0)));
-                    let [a, b] = lead.zip(cont);
-                    let first = a.compact_pairs(ones, at);
-                    let second = b.compact_pairs(ones >> (V::LANES / 2), at.add(first));
-                    debug_assert_eq!(first + second, n);
+                    let written = put_two_byte(ones_v, lo, x, cont, ones, at);
+                    debug_assert_eq!(written, n);
                 }
             } else {
                 // SAFETY: register operations; `w + n <= dst.len()`, and the four calls write

@@ -189,6 +189,13 @@ super::with_features! { sse2,
         // SAFETY: SSE2 is enabled on this function, all the generic copy requires.
         scalar::utf8_to_latin1_with(src, first, dst, |s, d| unsafe { generic::ascii::copy::<__m128i>(s, d) })
     }
+
+    /// The scalar kernel with this level's ASCII copy (as `utf8_to_latin1`: no byte shuffle
+    /// to spread a vector's letters with).
+    fn latin1_to_utf8(src: &[u8], first: u8, dst: &mut OutBytes) -> (usize, usize) {
+        // SAFETY: SSE2 is enabled on this function, all the generic copy requires.
+        scalar::latin1_to_utf8_with(src, first, dst, |s, d| unsafe { generic::ascii::copy::<__m128i>(s, d) })
+    }
 }
 
 // Single-byte decode: no SSE2 kernel, on purpose; `single_byte_to_utf16/utf8` are the
@@ -207,6 +214,7 @@ pub(crate) const TABLE: Kernels = Kernels {
     widen_ascii,
     narrow_ascii,
     utf8_to_latin1,
+    latin1_to_utf8,
     utf16_bytes_to_utf16,
     utf16_to_utf8,
     ..scalar::TABLE

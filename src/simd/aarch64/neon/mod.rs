@@ -539,6 +539,7 @@ neon_entry_points! {
     widen_ascii(src: &[u8], dst: &mut [u16]) -> usize = generic::ascii::widen;
     narrow_ascii(src: &[u16], dst: &mut OutBytes) -> usize = generic::ascii::narrow;
     utf8_to_latin1(src: &[u8], first: u8, dst: &mut OutBytes) -> (usize, usize) = generic::latin1::utf8_to_latin1;
+    latin1_to_utf8(src: &[u8], first: u8, dst: &mut OutBytes) -> (usize, usize) = generic::latin1::latin1_to_utf8;
     utf16_bytes_to_utf16(src: &[u8], be: bool, dst: &mut [u16]) -> (usize, usize) = generic::utf16::bytes_to_utf16;
     utf8_valid_up_to(src: &[u8]) -> usize = generic::utf8::valid_up_to;
     utf8_copy_valid(src: &[u8], dst: &mut OutBytes) -> (usize, usize) = generic::utf8::copy_valid;
@@ -557,6 +558,7 @@ pub(crate) const TABLE: Kernels = Kernels {
     widen_ascii,
     narrow_ascii,
     utf8_to_latin1,
+    latin1_to_utf8,
     utf16_bytes_to_utf16,
     utf8_valid_up_to,
     utf8_copy_valid,
@@ -575,7 +577,6 @@ pub(crate) const TABLE: Kernels = Kernels {
         // 64-byte pieces of Russian to windows-1251: 22.9 instructions a byte unstaged, 30.5
         // staged from 32 bytes (docs/decisions.md, "Encoding from UTF-8 at NEON").
         stage_encode_min: 96,
-        mem_latin1_by_runs: true,
     },
 };
 

@@ -1,11 +1,12 @@
 //! The AVX2 instance of UTF-8 to Latin1 (`generic/latin1.rs`): 32 input bytes a block; one
 //! lead dropped by one `pshufb` of its 16-byte half (`DROP_ONE`), more by four pieces of 8
-//! compacted by one `vpshufb` with the shared rows (two per 128-bit lane).
+//! compacted by one `vpshufb` with the shared rows (two per 128-bit lane). Back to UTF-8: the
+//! single-byte decoder's pairs (`single_byte::put_two_byte`) with the byte as the unit.
 
 use core::arch::x86_64::*;
 
 use crate::simd::generic::latin1::{DROP_LENS, DROP_ONE, DROP_ROWS, Latin1Vector};
-use crate::simd::generic::single_byte::TAIL8;
+use crate::simd::generic::single_byte::{SingleByteVector, TAIL8, put_two_byte};
 
 impl Latin1Vector for __m256i {
     #[inline(always)]
@@ -87,6 +88,59 @@ impl Latin1Vector for __m256i {
             let tail = _mm_shuffle_epi8(last, _mm_loadl_epi64(TAIL8[n[3] - 4].as_ptr().cast()));
             _mm_storeu_si32(out.add(at + n[3] - 4), tail);
             Some((32 - (lead >> 31) as usize, at + n[3]))
+        }
+    }
+
+    #[inline(always)]
+    unsafe fn put_utf8(self, first: Self, out: *mut u8) -> Option<usize> {
+        // SAFETY: register operations; the one-letter stores write 32 bytes at `out + 1` and
+        // at `out`, and `put_two_byte` `32 + letters <= 64` bytes at `out` (with `ones` the
+        // mask of `ones_v`): inside the `2 * 32` of the contract; AVX2 per the contract.
+        unsafe {
+            let v = self;
+            // A byte from 0x80 below `first`: signed, both below 0 (ASCII is not below it).
+            if _mm256_movemask_epi8(_mm256_cmpgt_epi8(first, v)) != 0 {
+                return None;
+            }
+            let high = _mm256_movemask_epi8(v) as u32;
+            if high & high.wrapping_sub(1) == 0 {
+                // One letter (the caller's block has one at least), at `k`: the block with
+                // the bytes from `k` on (the letter's continuation first) moved one on, and
+                // the lead at `k`, by compares with the index and blends rather than the
+                // pairs' compaction.
+                const INDEX: [u8; 32] = {
+                    let mut index = [0; 32];
+                    let mut i = 0;
+                    while i < 32 {
+                        index[i] = i as u8;
+                        i += 1;
+                    }
+                    index
+                };
+                let index = _mm256_loadu_si256(INDEX.as_ptr().cast());
+                let k = _mm256_set1_epi8(high.trailing_zeros() as i8);
+                let at = _mm256_cmpeq_epi8(index, k);
+                let cont = _mm256_andnot_si256(_mm256_and_si256(at, _mm256_set1_epi8(0x40)), v);
+                // `cont` one byte later, across the 128-bit lanes.
+                let later = _mm256_alignr_epi8::<15>(cont, _mm256_permute2x128_si256::<0x08>(cont, cont));
+                let lead = _mm256_or_si256(v.shr6(), _mm256_set1_epi8(-0x40));
+                let spread = _mm256_blendv_epi8(
+                    _mm256_blendv_epi8(cont, later, _mm256_cmpgt_epi8(index, k)),
+                    lead,
+                    at,
+                );
+                // Byte 32 is `cont`'s last: stored one on, then the first 32 over it.
+                _mm256_storeu_si256(out.add(1).cast(), cont);
+                _mm256_storeu_si256(out.cast(), spread);
+                return Some(33);
+            }
+            let ones_v = _mm256_cmpgt_epi8(v, _mm256_set1_epi8(-1));
+            let ones = u64::from(!high);
+            let cont = _mm256_or_si256(
+                _mm256_and_si256(v, _mm256_set1_epi8(0x3F)),
+                _mm256_set1_epi8(-0x80),
+            );
+            Some(put_two_byte(ones_v, v, v.shr6(), cont, ones, out))
         }
     }
 }

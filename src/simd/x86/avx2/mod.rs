@@ -230,6 +230,7 @@ super::entry_points!(avx2, __m256i, {
     widen_ascii(src: &[u8], dst: &mut [u16]) -> usize = generic::ascii::widen;
     narrow_ascii(src: &[u16], dst: &mut OutBytes) -> usize = generic::ascii::narrow;
     utf8_to_latin1(src: &[u8], first: u8, dst: &mut OutBytes) -> (usize, usize) = generic::latin1::utf8_to_latin1;
+    latin1_to_utf8(src: &[u8], first: u8, dst: &mut OutBytes) -> (usize, usize) = generic::latin1::latin1_to_utf8;
     utf16_bytes_to_utf16(src: &[u8], be: bool, dst: &mut [u16]) -> (usize, usize) = generic::utf16::bytes_to_utf16;
     utf16_to_legacy(src: &[u16], tables: &EncodeTables, dst: &mut OutBytes) -> (usize, usize) = generic::legacy_encode::utf16_to_legacy;
     cjk_to_utf8(src: &[u8], tables: &PairTables, dst: &mut OutBytes) -> (usize, usize) = generic::cjk_decode::to_utf8;
@@ -244,6 +245,7 @@ pub(crate) const TABLE: Kernels = Kernels {
     widen_ascii,
     narrow_ascii,
     utf8_to_latin1,
+    latin1_to_utf8,
     utf16_bytes_to_utf16,
     utf8_valid_up_to,
     utf8_copy_valid,
@@ -262,7 +264,6 @@ pub(crate) const TABLE: Kernels = Kernels {
         call_legacy_encode: false,
         stage_encode_in_utf16: false,
         stage_encode_min: 32,
-        mem_latin1_by_runs: false,
     },
 };
 

@@ -198,6 +198,7 @@ super::entry_points!(avx512, __m512i, {
     widen_ascii(src: &[u8], dst: &mut [u16]) -> usize = generic::ascii::widen;
     narrow_ascii(src: &[u16], dst: &mut OutBytes) -> usize = generic::ascii::narrow;
     utf8_to_latin1(src: &[u8], first: u8, dst: &mut OutBytes) -> (usize, usize) = generic::latin1::utf8_to_latin1;
+    latin1_to_utf8(src: &[u8], first: u8, dst: &mut OutBytes) -> (usize, usize) = generic::latin1::latin1_to_utf8;
     utf16_bytes_to_utf16(src: &[u8], be: bool, dst: &mut [u16]) -> (usize, usize) = generic::utf16::bytes_to_utf16;
 });
 
@@ -212,6 +213,7 @@ pub(crate) const TABLE: Kernels = Kernels {
     widen_ascii,
     narrow_ascii,
     utf8_to_latin1,
+    latin1_to_utf8,
     utf16_bytes_to_utf16,
     utf8_valid_up_to,
     utf8_copy_valid,
@@ -228,7 +230,6 @@ pub(crate) const TABLE: Kernels = Kernels {
         call_legacy_encode: true,
         stage_encode_in_utf16: true,
         stage_encode_min: 32,
-        mem_latin1_by_runs: false,
     },
 };
 
