@@ -62,9 +62,11 @@ pub(crate) trait Dest {
     /// Copies the ASCII prefix of `src` as far as it fits (a kernel); returns bytes consumed.
     fn copy_ascii(&mut self, src: &[u8]) -> usize;
     /// Decodes `src` through a single-byte index while mapped and fitting (a kernel);
-    /// returns bytes consumed. The bytes from `latin1_from` (if not 0) are their own code
-    /// points (`SingleByteTables::latin1_from`).
-    fn single_byte(&mut self, src: &[u8], table: &[u16; 128], latin1_from: u8) -> usize;
+    /// returns bytes consumed.
+    fn single_byte(&mut self, src: &[u8], table: &[u16; 128]) -> usize;
+    /// [`Dest::single_byte`] for an index whose bytes from `latin1_from` (not 0) are their
+    /// own code points (`SingleByteTables::latin1_from`: windows-1252 from 0xA0).
+    fn latin1_single_byte(&mut self, src: &[u8], table: &[u16; 128], latin1_from: u8) -> usize;
     /// Decodes UTF-16 units from `src` while not surrogates and fitting (a kernel); returns
     /// bytes consumed (even).
     fn utf16_bytes(&mut self, src: &[u8], be: bool) -> usize;
@@ -102,6 +104,35 @@ impl<'a> Utf8Dest<'a> {
         // Character by character: staging UTF-16 for the vector transcoder here (what the
         // pair kernels leave) measured no faster.
         runs::run_to_utf8(src, self.buf, &mut self.pos, single, pair)
+    }
+}
+
+impl Utf8Dest<'_> {
+    /// [`Dest::single_byte`] for the decoders whose bytes from `latin1_from` are their own
+    /// code points (windows-1252 from 0xA0): those by `latin1_to_utf8`, which needs no table,
+    /// what it stops at through the table one by one. German windows-1252 is ASCII with a
+    /// letter every few dozen bytes, which the table kernel takes a vector at a time and
+    /// the Latin1 one a few at a time (NEON: 1.63 -> 1.21 instructions a byte). Out of line,
+    /// as the decoder's entry points inline every family's arm.
+    #[inline(never)]
+    fn latin1_run(&mut self, src: &[u8], table: &[u16; 128], latin1_from: u8) -> usize {
+        let mut read = 0;
+        loop {
+            let (r, w) = self
+                .kernels
+                .latin1_to_utf8(&src[read..], latin1_from, &mut self.buf[self.pos..]);
+            read += r;
+            self.pos += w;
+            // A byte below `latin1_from` (from 0x80), or one that did not fit.
+            let Some(&b) = src.get(read).filter(|&&b| b < latin1_from) else {
+                return read;
+            };
+            let c = table[usize::from(b & 0x7F)];
+            if c == 0 || !self.try_push_scalar(u32::from(c)) {
+                return read;
+            }
+            read += 1;
+        }
     }
 }
 
@@ -187,35 +218,16 @@ impl Dest for Utf8Dest<'_> {
         n
     }
     #[inline]
-    fn single_byte(&mut self, src: &[u8], table: &[u16; 128], latin1_from: u8) -> usize {
-        if latin1_from == 0 {
-            let (read, written) = self
-                .kernels
-                .single_byte_to_utf8(src, table, &mut self.buf[self.pos..]);
-            self.pos += written;
-            return read;
-        }
-        // Bytes that are their code points (windows-1252 from 0xA0) by `latin1_to_utf8`,
-        // which needs no table, what it stops at through the table one by one: German
-        // windows-1252 is ASCII with a letter every few dozen bytes, which the table kernel
-        // takes a vector at a time and the Latin1 one a few at a time.
-        let mut read = 0;
-        loop {
-            let (r, w) = self
-                .kernels
-                .latin1_to_utf8(&src[read..], latin1_from, &mut self.buf[self.pos..]);
-            read += r;
-            self.pos += w;
-            // A byte below `latin1_from` (from 0x80), or one that did not fit.
-            let Some(&b) = src.get(read).filter(|&&b| b < latin1_from) else {
-                return read;
-            };
-            let c = table[usize::from(b & 0x7F)];
-            if c == 0 || !self.try_push_scalar(u32::from(c)) {
-                return read;
-            }
-            read += 1;
-        }
+    fn single_byte(&mut self, src: &[u8], table: &[u16; 128]) -> usize {
+        let (read, written) = self
+            .kernels
+            .single_byte_to_utf8(src, table, &mut self.buf[self.pos..]);
+        self.pos += written;
+        read
+    }
+    #[inline]
+    fn latin1_single_byte(&mut self, src: &[u8], table: &[u16; 128], latin1_from: u8) -> usize {
+        self.latin1_run(src, table, latin1_from)
     }
     #[inline]
     fn utf16_bytes(&mut self, src: &[u8], be: bool) -> usize {
@@ -344,13 +356,17 @@ impl Dest for Utf16Dest<'_> {
         n
     }
     #[inline]
-    fn single_byte(&mut self, src: &[u8], table: &[u16; 128], _latin1_from: u8) -> usize {
-        // Widening needs no Latin1 path: the table kernel stores each vector's units whole.
+    fn single_byte(&mut self, src: &[u8], table: &[u16; 128]) -> usize {
         let (read, written) = self
             .kernels
             .single_byte_to_utf16(src, table, &mut self.buf[self.pos..]);
         self.pos += written;
         read
+    }
+    #[inline]
+    fn latin1_single_byte(&mut self, src: &[u8], table: &[u16; 128], _latin1_from: u8) -> usize {
+        // Widening needs no Latin1 path: the table kernel stores each vector's units whole.
+        self.single_byte(src, table)
     }
     #[inline]
     fn utf16_bytes(&mut self, src: &[u8], be: bool) -> usize {

@@ -16,14 +16,11 @@ use crate::tables::SingleByteTables;
 #[derive(Clone, Copy)]
 pub(crate) struct SingleByteDecoder {
     table: &'static [u16; 128],
-    /// The bytes from this one are their own code points (`SingleByteTables::latin1_from`;
-    /// 0: none).
-    latin1_from: u8,
 }
 
 impl SingleByteDecoder {
-    pub(crate) const fn new(table: &'static [u16; 128], latin1_from: u8) -> Self {
-        SingleByteDecoder { table, latin1_from }
+    pub(crate) const fn new(table: &'static [u16; 128]) -> Self {
+        SingleByteDecoder { table }
     }
 
     pub(crate) fn decode<D: Dest>(
@@ -33,22 +30,8 @@ impl SingleByteDecoder {
         _last: bool,
         replace: bool,
     ) -> (Status, usize) {
-        let read = dst.single_byte(src, self.table, self.latin1_from);
-        let Some(&byte) = src.get(read) else {
-            return (Status::INPUT_EMPTY, read);
-        };
-        // The kernel stopped before `byte`: it is unmapped, or its character did not fit.
-        let mapped = byte < 0x80 || self.table[usize::from(byte - 0x80)] != 0;
-        if mapped {
-            return (Status::OUTPUT_FULL, read);
-        }
-        if replace {
-            if !dst.room_for_replacement() {
-                return (Status::OUTPUT_FULL, read);
-            }
-            dst.push('\u{FFFD}');
-        }
-        (Status::malformed(1, 0), read + 1)
+        let read = dst.single_byte(src, self.table);
+        after_kernel(self.table, src, dst, read, replace)
     }
 
     pub(crate) fn latin1_byte_compatible_up_to(&self, bytes: &[u8]) -> usize {
@@ -57,6 +40,62 @@ impl SingleByteDecoder {
             .position(|&b| b >= 0x80 && self.table[usize::from(b - 0x80)] != u16::from(b))
             .unwrap_or(bytes.len())
     }
+}
+
+/// The single-byte decoder of an index whose bytes from `latin1_from` are their own code
+/// points (windows-1252 from 0xA0, ISO-8859-15 from 0xBF): those through `latin1_to_utf8`
+/// (`Dest::latin1_single_byte`), the others through the index.
+#[derive(Clone, Copy)]
+pub(crate) struct Latin1SingleByteDecoder {
+    tables: &'static SingleByteTables,
+}
+
+impl Latin1SingleByteDecoder {
+    pub(crate) const fn new(tables: &'static SingleByteTables) -> Self {
+        Latin1SingleByteDecoder { tables }
+    }
+
+    pub(crate) fn decode<D: Dest>(
+        &mut self,
+        src: &[u8],
+        dst: &mut D,
+        _last: bool,
+        replace: bool,
+    ) -> (Status, usize) {
+        let t = self.tables;
+        let read = dst.latin1_single_byte(src, t.decode, t.latin1_from);
+        after_kernel(t.decode, src, dst, read, replace)
+    }
+
+    pub(crate) fn latin1_byte_compatible_up_to(&self, bytes: &[u8]) -> usize {
+        SingleByteDecoder::new(self.tables.decode).latin1_byte_compatible_up_to(bytes)
+    }
+}
+
+/// What a single-byte decoder returns after its kernel read `read` bytes of `src`.
+#[inline(always)]
+fn after_kernel<D: Dest>(
+    table: &[u16; 128],
+    src: &[u8],
+    dst: &mut D,
+    read: usize,
+    replace: bool,
+) -> (Status, usize) {
+    let Some(&byte) = src.get(read) else {
+        return (Status::INPUT_EMPTY, read);
+    };
+    // The kernel stopped before `byte`: it is unmapped, or its character did not fit.
+    let mapped = byte < 0x80 || table[usize::from(byte - 0x80)] != 0;
+    if mapped {
+        return (Status::OUTPUT_FULL, read);
+    }
+    if replace {
+        if !dst.room_for_replacement() {
+            return (Status::OUTPUT_FULL, read);
+        }
+        dst.push('\u{FFFD}');
+    }
+    (Status::malformed(1, 0), read + 1)
 }
 
 #[derive(Clone, Copy)]

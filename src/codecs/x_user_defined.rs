@@ -17,7 +17,7 @@ pub(crate) struct XUserDefinedDecoder(SingleByteDecoder);
 
 impl XUserDefinedDecoder {
     pub(crate) const fn new() -> Self {
-        XUserDefinedDecoder(SingleByteDecoder::new(&TABLE, 0))
+        XUserDefinedDecoder(SingleByteDecoder::new(&TABLE))
     }
 
     pub(crate) fn decode<D: Dest>(
