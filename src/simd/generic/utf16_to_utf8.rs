@@ -1057,8 +1057,9 @@ unsafe fn letters<L: Lane>(
 ) -> (usize, usize) {
     while read + 16 <= units && written + 16 <= dst.len() {
         // SAFETY: units `read..read + 16` (32 bytes) are readable and bytes `written..written
-        // + 16` writable; the letter's two bytes are at `k, k + 1 < 16` of them; ISA enabled
-        // per contract.
+        // + 16` writable (the ASCII loop's: units `read + i..read + i + 16` and bytes from
+        // `written + i`, with `i + 16 <= room`, what is left of both); the letter's two bytes
+        // are at `k, k + 1 < 16` of them; ISA enabled per contract.
         unsafe {
             let d = dst.as_mut_ptr().cast::<u8>().add(written);
             let (v, not_ascii) = L::load_units_narrow(src.as_ptr().add(2 * read), be);
@@ -1066,17 +1067,36 @@ unsafe fn letters<L: Lane>(
                 v.store(d);
                 read += 16;
                 written += 16;
+                // The ASCII vectors after it, with one bound for input and output (they
+                // advance together) and one index: the loop above tests both and moves
+                // three registers a vector.
+                let room = (units - read).min(dst.len() - written);
+                let (s, d) = (src.as_ptr().add(2 * read), d.add(16));
+                let mut i = 0;
+                while i + 16 <= room {
+                    let (v, not_ascii) = L::load_units_narrow(s.add(2 * i), be);
+                    if not_ascii.any() {
+                        break;
+                    }
+                    v.store(d.add(i));
+                    i += 16;
+                }
+                read += i;
+                written += i;
                 continue;
             }
-            let (lo, hi) = (load_units::<L>(src, read, be), load_units::<L>(src, read + 8, be));
-            let ascii = L::mask_bits16(lo.below16(0x80)) | (L::mask_bits16(hi.below16(0x80)) << 8);
-            let other = !ascii & 0xFFFF;
-            let k = other.trailing_zeros() as usize;
-            if other & (other - 1) != 0 || k == 15 {
+            // The units that are not ASCII, `HIGH_STRIDE` bits each, from the narrowing's test
+            // (NEON: one compare and one narrowing; two u16 compares and two reductions before).
+            let stride = L::HIGH_STRIDE;
+            let other = !not_ascii.eq8(L::splat(0)).high_strided() & (u64::MAX >> (64 - 16 * stride));
+            // One bit a unit.
+            let ones = other & (u64::MAX / ((1 << stride) - 1));
+            let k = (other.trailing_zeros() / stride) as usize;
+            if ones & ones.wrapping_sub(1) != 0 || k == 15 {
                 break;
             }
-            let at = 2 * (read + k);
-            let pair = [src[at], src[at + 1]];
+            let at = src.as_ptr().add(2 * (read + k));
+            let pair = [*at, *at.add(1)];
             let unit = if be {
                 u16::from_be_bytes(pair)
             } else {
