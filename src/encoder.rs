@@ -10,7 +10,7 @@ use core::fmt;
 
 use crate::codecs::VariantEncoder;
 use crate::codecs::source::{ByteDest, Source, Utf8Source, Utf16Source};
-use crate::codecs::tuning::SINGLE_BYTE_UNITS_MIN;
+use crate::codecs::tuning::{SINGLE_BYTE_UNITS_MIN, SINGLE_BYTE_UTF8_MIN};
 use crate::encoding::Encoding;
 use crate::results::{CoderResult, EncoderResult};
 use crate::simd::{Kernels, OutBytes, as_out};
@@ -254,6 +254,22 @@ impl Encoder {
         } else {
             self.kernels
         };
+        if let VariantEncoder::SingleByte(encoder) = &self.variant
+            && src.len() < SINGLE_BYTE_UTF8_MIN
+            && dst.len() >= src.len() + NCR_EXTRA
+        {
+            // A short input into a single-byte encoding, as in `encode_from_utf16_out`: its
+            // mapped characters in one loop, the rest (an unmappable character) the general
+            // way, as the rest of the same call.
+            let (read, done) = encoder.encode_utf8_prefix(src, dst);
+            if read == src.len() {
+                return (CoderResult::InputEmpty, read, done, false);
+            }
+            let (result, r, w, had) = self.replacing(src.len() - read, &mut dst[done..], last, |r| {
+                Utf8Source::new(&src[read + r..], kernels)
+            });
+            return (result, read + r, done + w, had);
+        }
         self.replacing(src.len(), dst, last, |read| {
             Utf8Source::new(&src[read..], kernels)
         })

@@ -116,6 +116,12 @@ impl SingleByteEncoder {
         encode_runs::single_byte_units(src, dst, |c| u16::from(self.tables.encode(c)))
     }
 
+    /// [`SingleByteEncoder::encode_utf16_prefix`] from UTF-8: `(bytes read, bytes written)`.
+    #[inline]
+    pub(crate) fn encode_utf8_prefix(&self, src: &str, dst: &mut OutBytes) -> (usize, usize) {
+        encode_runs::single_byte_utf8(src, dst, |c| u16::from(self.tables.encode(c)))
+    }
+
     /// <https://encoding.spec.whatwg.org/#single-byte-encoder>
     pub(crate) fn encode<S: Source>(
         &mut self,
@@ -154,7 +160,7 @@ mod tests {
     use crate::codecs::testing::{
         check_decode, check_decode_thoroughly, check_encode, check_encode_thoroughly,
     };
-    use crate::{Encoding, X_USER_DEFINED};
+    use crate::{CoderResult, Encoding, X_USER_DEFINED};
 
     fn single_byte_encodings() -> impl Iterator<Item = &'static Encoding> {
         Encoding::all()
@@ -190,6 +196,41 @@ mod tests {
                 '\u{10FFFF}',
             ] {
                 check_encode(enc, &c.to_string(), &[], 16);
+            }
+        }
+    }
+
+    /// Inputs shorter than `SINGLE_BYTE_UTF8_MIN` bytes (and `SINGLE_BYTE_UNITS_MIN` units)
+    /// take the encoder's short loops (`encode_runs::single_byte_utf8`,
+    /// `single_byte_units`): every BMP scalar in pieces of 16 characters (at most 48 bytes),
+    /// through the public `encode_from_utf8` and `encode_from_utf16`, against the standard's
+    /// encoder (an unmappable character among them is handed on to the general path, which
+    /// writes its `&#N;`).
+    #[test]
+    fn short_inputs_encode_as_spec() {
+        let all: Vec<char> = (0x20..=0xFFFFu32).filter_map(char::from_u32).collect();
+        for enc in single_byte_encodings() {
+            for piece in all.chunks(16) {
+                let text: String = piece.iter().collect();
+                let want = crate::spec::run_encoder(enc, &text, crate::spec::ErrorMode::Html).output;
+                let units: Vec<u16> = text.encode_utf16().collect();
+                let mut buf = vec![0u8; 10 * piece.len() + 16];
+                let (result, read, written, _) = enc.new_encoder().encode_from_utf8(&text, &mut buf, true);
+                assert_eq!(
+                    (result, read),
+                    (CoderResult::InputEmpty, text.len()),
+                    "{}",
+                    enc.name()
+                );
+                assert_eq!(buf[..written], want[..], "{} {text:?}", enc.name());
+                let (result, read, written, _) = enc.new_encoder().encode_from_utf16(&units, &mut buf, true);
+                assert_eq!(
+                    (result, read),
+                    (CoderResult::InputEmpty, units.len()),
+                    "{}",
+                    enc.name()
+                );
+                assert_eq!(buf[..written], want[..], "{} {text:?} from UTF-16", enc.name());
             }
         }
     }
