@@ -447,16 +447,24 @@ pub(super) fn copy_allowed<T: Copy + Into<u32>>(src: &[T], dst: &mut OutBytes, a
 /// `bytes`, the bytes of a `str` with a character boundary at `p`.
 #[inline(always)]
 pub(super) fn non_ascii_char_at(bytes: &[u8], p: usize, b0: u8) -> (u32, usize) {
-    let cont = |i: usize| u32::from(bytes.get(p + i).copied().unwrap_or(0) & 0x3F);
+    // One bounds check a character (a `str`'s character is always whole: the `None` arms are
+    // never taken), rather than one a continuation byte.
+    let c = |b: u8| u32::from(b & 0x3F);
     if b0 < 0xE0 {
-        (u32::from(b0 & 0x1F) << 6 | cont(1), 2)
+        match bytes.get(p + 1) {
+            Some(&b1) => (u32::from(b0 & 0x1F) << 6 | c(b1), 2),
+            None => (0, 2),
+        }
     } else if b0 < 0xF0 {
-        (u32::from(b0 & 0x0F) << 12 | cont(1) << 6 | cont(2), 3)
+        match bytes.get(p + 1..p + 3) {
+            Some(&[b1, b2]) => (u32::from(b0 & 0x0F) << 12 | c(b1) << 6 | c(b2), 3),
+            _ => (0, 3),
+        }
     } else {
-        (
-            u32::from(b0 & 0x07) << 18 | cont(1) << 12 | cont(2) << 6 | cont(3),
-            4,
-        )
+        match bytes.get(p + 1..p + 4) {
+            Some(&[b1, b2, b3]) => (u32::from(b0 & 0x07) << 18 | c(b1) << 12 | c(b2) << 6 | c(b3), 4),
+            _ => (0, 4),
+        }
     }
 }
 

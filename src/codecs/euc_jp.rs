@@ -269,10 +269,11 @@ impl EucJpEncoder {
         _last: bool,
     ) -> EncoderResult {
         loop {
-            // The run takes what index jis0208 gives directly; steps 3–6 are the loop's below.
-            src.encode_run(dst, Some(&ENC_TABLES), |c| match c {
-                0xA5 | 0x203E | 0x2212 | 0xFF61..=0xFF9F => 0,
-                _ => paged(&JIS0208_ENC_PAGES, &ENC_BYTES, c),
+            // The run takes what index jis0208 gives directly; steps 3–6 are the loop's below:
+            // `ENC_BYTES` has none of their code points (`DECLINED`; tested), so the run stops
+            // there without a test of its own (as Shift_JIS's).
+            src.encode_run(dst, Some(&ENC_TABLES), |c| {
+                paged(&JIS0208_ENC_PAGES, &ENC_BYTES, c)
             });
             loop {
                 let Some((c, len)) = src.peek() else {
@@ -335,6 +336,21 @@ mod tests {
         Rng, check_decode, check_decode_thoroughly, check_encode, check_encode_thoroughly,
     };
     use crate::results::Status;
+
+    /// The encode run's closure relies on it: the code points the state machine takes
+    /// first (steps 3–6) have no bytes in the run's table.
+    #[test]
+    fn declined_code_points_have_no_bytes_in_the_run_table() {
+        for &(lo, hi) in &super::DECLINED {
+            for c in u32::from(lo)..=u32::from(hi) {
+                assert_eq!(
+                    super::paged(&super::JIS0208_ENC_PAGES, &super::ENC_BYTES, c),
+                    0,
+                    "U+{c:04X}"
+                );
+            }
+        }
+    }
 
     #[test]
     fn every_one_and_two_byte_input_equals_spec() {
