@@ -215,22 +215,21 @@ mod tests {
                 let want = crate::spec::run_encoder(enc, &text, crate::spec::ErrorMode::Html).output;
                 let units: Vec<u16> = text.encode_utf16().collect();
                 let mut buf = vec![0u8; 10 * piece.len() + 16];
-                let (result, read, written, _) = enc.new_encoder().encode_from_utf8(&text, &mut buf, true);
-                assert_eq!(
-                    (result, read),
-                    (CoderResult::InputEmpty, text.len()),
-                    "{}",
-                    enc.name()
-                );
-                assert_eq!(buf[..written], want[..], "{} {text:?}", enc.name());
-                let (result, read, written, _) = enc.new_encoder().encode_from_utf16(&units, &mut buf, true);
-                assert_eq!(
-                    (result, read),
-                    (CoderResult::InputEmpty, units.len()),
-                    "{}",
-                    enc.name()
-                );
-                assert_eq!(buf[..written], want[..], "{} {text:?} from UTF-16", enc.name());
+                let from_utf8 = enc.new_encoder().encode_from_utf8(&text, &mut buf, true);
+                let out8 = buf.clone();
+                let from_utf16 = enc.new_encoder().encode_from_utf16(&units, &mut buf, true);
+                for ((result, read, written, _), out, len, from) in [
+                    (from_utf8, &out8, text.len(), "UTF-8"),
+                    (from_utf16, &buf, units.len(), "UTF-16"),
+                ] {
+                    assert_eq!(
+                        (result, read),
+                        (CoderResult::InputEmpty, len),
+                        "{} from {from}",
+                        enc.name()
+                    );
+                    assert_eq!(out[..written], want[..], "{} {text:?} from {from}", enc.name());
+                }
             }
         }
     }

@@ -120,39 +120,16 @@ pub(crate) fn utf8_to_latin1_with(
     dst: &mut OutBytes,
     copy: impl Fn(&[u8], &mut OutBytes) -> usize,
 ) -> (usize, usize) {
-    let (mut read, mut written) = (0, 0);
-    loop {
-        let n = copy(&src[read..], &mut dst[written..]);
-        read += n;
-        written += n;
-        loop {
-            let (Some(&lead), Some(slot)) = (src.get(read), dst.get_mut(written)) else {
-                return (read, written);
-            };
-            if lead < 0x80 {
-                // One ASCII byte inline (words are separated by single spaces); a run: the
-                // copy.
-                if src.get(read + 1).is_some_and(|&b| b < 0x80) {
-                    break;
-                }
-                slot.write(lead);
-                read += 1;
-                written += 1;
-                continue;
-            }
-            let Some(&trail) = src.get(read + 1) else {
-                return (read, written);
-            };
-            // 0xC2 and 0xC3 lead U+0080..=U+00FF; the lead's low bit is the code point's bit 6.
-            let byte = (lead << 6) | (trail & 0x3F);
-            if lead & 0xFE != 0xC2 || trail & 0xC0 != 0x80 || byte < first {
-                return (read, written);
-            }
-            slot.write(byte);
-            read += 2;
-            written += 1;
+    runs_and_letters(src, dst, copy, |s, d| {
+        let (&lead, &trail) = (s.first()?, s.get(1)?);
+        // 0xC2 and 0xC3 lead U+0080..=U+00FF; the lead's low bit is the code point's bit 6.
+        let byte = (lead << 6) | (trail & 0x3F);
+        if lead & 0xFE != 0xC2 || trail & 0xC0 != 0x80 || byte < first {
+            return None;
         }
-    }
+        d.first_mut()?.write(byte);
+        Some((2, 1))
+    })
 }
 
 pub(crate) fn latin1_to_utf8(src: &[u8], first: u8, dst: &mut OutBytes) -> (usize, usize) {
@@ -168,6 +145,27 @@ pub(crate) fn latin1_to_utf8_with(
     dst: &mut OutBytes,
     copy: impl Fn(&[u8], &mut OutBytes) -> usize,
 ) -> (usize, usize) {
+    runs_and_letters(src, dst, copy, |s, d| {
+        let b = *s.first()?;
+        let out = d.get_mut(..2).filter(|_| b >= first)?;
+        // U+0080..=U+00FF: lead 0xC2 or 0xC3 (bit 6 of the code point), then the
+        // continuation byte, the byte with bit 6 cleared.
+        write_bytes(out, &[0xC0 | b >> 6, b & 0xBF]);
+        Some((1, 2))
+    })
+}
+
+/// The loop of the scalar Latin1 kernels: ASCII runs by `copy`, an ASCII byte between two
+/// others inline (words are separated by single spaces), and `letter` at each byte from
+/// 0x80: `Some((read, written))` of the character it converted from the start of its input
+/// into the start of its output, `None` where the kernel stops.
+#[inline(always)]
+fn runs_and_letters(
+    src: &[u8],
+    dst: &mut OutBytes,
+    copy: impl Fn(&[u8], &mut OutBytes) -> usize,
+    letter: impl Fn(&[u8], &mut OutBytes) -> Option<(usize, usize)>,
+) -> (usize, usize) {
     let (mut read, mut written) = (0, 0);
     loop {
         let n = copy(&src[read..], &mut dst[written..]);
@@ -178,8 +176,7 @@ pub(crate) fn latin1_to_utf8_with(
                 return (read, written);
             };
             if b < 0x80 {
-                // One ASCII byte inline (words are separated by single spaces); a run: the
-                // copy.
+                // A run: the copy.
                 if src.get(read + 1).is_some_and(|&b| b < 0x80) {
                     break;
                 }
@@ -188,14 +185,11 @@ pub(crate) fn latin1_to_utf8_with(
                 written += 1;
                 continue;
             }
-            let Some(out) = dst.get_mut(written..written + 2).filter(|_| b >= first) else {
+            let Some((r, w)) = letter(&src[read..], &mut dst[written..]) else {
                 return (read, written);
             };
-            // U+0080..=U+00FF: lead 0xC2 or 0xC3 (bit 6 of the code point), then the
-            // continuation byte, the byte with bit 6 cleared.
-            write_bytes(out, &[0xC0 | b >> 6, b & 0xBF]);
-            read += 1;
-            written += 2;
+            read += r;
+            written += w;
         }
     }
 }

@@ -83,17 +83,22 @@ fn byte_inputs(base: &[u8], specials: &[&[u8]]) -> Vec<Vec<u8>> {
         out.push(text.clone());
         for special in specials {
             for pos in (0..len).filter(|p| (*p < 70 || p % 5 == 0 || *p + 70 > len) && p % stride == 0) {
-                let mut v = text.clone();
-                for (i, &b) in special.iter().enumerate() {
-                    if pos + i < len {
-                        v[pos + i] = b;
-                    }
-                }
-                out.push(v);
+                out.push(with_special(&text, special, pos));
             }
         }
     }
     out
+}
+
+/// `text` with `special` written over it from `pos` (as much of it as fits).
+fn with_special(text: &[u8], special: &[u8], pos: usize) -> Vec<u8> {
+    let mut v = text.to_vec();
+    for (i, &b) in special.iter().enumerate() {
+        if let Some(slot) = v.get_mut(pos + i) {
+            *slot = b;
+        }
+    }
+    v
 }
 
 /// A few lengths with each special at the edges of 16-, 32- and 64-byte blocks (a letter as
@@ -108,13 +113,7 @@ fn block_edge_inputs(base: &[u8], specials: &[&[u8]]) -> Vec<Vec<u8>> {
                 .into_iter()
                 .filter(|&p| p < len)
             {
-                let mut v = text.clone();
-                for (i, &b) in special.iter().enumerate() {
-                    if pos + i < len {
-                        v[pos + i] = b;
-                    }
-                }
-                out.push(v);
+                out.push(with_special(&text, special, pos));
             }
         }
     }

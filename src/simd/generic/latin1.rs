@@ -107,32 +107,56 @@ pub(crate) unsafe fn utf8_to_latin1<V: Latin1Vector>(
     first: u8,
     dst: &mut OutBytes,
 ) -> (usize, usize) {
-    let (mut read, mut written) = (0, 0);
-    // SAFETY: `ascii_blocks` reads and writes within `room` bytes of `s` and `d`, what is
-    // left of both slices, and returns a block it loaded at `s + i` with `i + LANES <= room`;
-    // `put_latin1` writes at most as many bytes as it reads, `LANES`, at `d + i`, inside what
-    // is left of `dst`; the ISA per the contract.
-    unsafe {
+    // SAFETY: `put_latin1` writes at most as many bytes as it reads, `LANES`, the room
+    // `blocks` always gives it (so no test of its own: a test cost German `mem` 1.10 -> 1.13
+    // instructions a byte at NEON); the ISA per the contract.
+    let (read, written) = unsafe {
         let first_v = V::splat(first);
+        blocks::<V>(src, dst, 0, |v, out| v.put_latin1(first_v, out))
+    };
+    let (r, w) = scalar::utf8_to_latin1(&src[read..], first, &mut dst[written..]);
+    (read + r, written + w)
+}
+
+/// The loop of both kernels: the ASCII blocks ([`ascii_blocks`]), and `put` for each block
+/// with a byte from 0x80, which has `LANES` bytes of output left (`ascii_blocks` returns a
+/// block only then), and `room` if more (0: no test): `Some((read, written))`, or `None`
+/// where the kernel stops. Returns how far it got.
+///
+/// # Safety
+/// - The ISA of `V` is enabled in the caller.
+/// - `put(v, out)` may write `room.max(LANES)` bytes at `out`.
+#[inline(always)]
+unsafe fn blocks<V: Vector>(
+    src: &[u8],
+    dst: &mut OutBytes,
+    room: usize,
+    put: impl Fn(V, *mut u8) -> Option<(usize, usize)>,
+) -> (usize, usize) {
+    let (mut read, mut written) = (0, 0);
+    // SAFETY: `ascii_blocks` reads and writes within `left` bytes of `s` and `d`, what is
+    // left of both slices, and returns a block it loaded at `s + i` with `i + LANES <= left`;
+    // `put` is called with `room.max(LANES)` bytes of `dst` left at `d + i`, per its
+    // contract; the ISA per the contract.
+    unsafe {
         loop {
-            let room = (src.len() - read).min(dst.len() - written);
+            let left = (src.len() - read).min(dst.len() - written);
             let (s, d) = (src.as_ptr().add(read), dst.as_mut_ptr().cast::<u8>().add(written));
-            let (i, v) = ascii_blocks::<V>(s, d, room);
+            let (i, v) = ascii_blocks::<V>(s, d, left);
             read += i;
             written += i;
-            // A block with a letter (or what stops the kernel), or too little left.
-            let Some(v) = v else {
+            // A block with a letter (or what stops the kernel), with room for its output.
+            let Some(v) = v.filter(|_| room == 0 || dst.len() - written >= room) else {
                 break;
             };
-            let Some((r, w)) = v.put_latin1(first_v, d.add(i)) else {
+            let Some((r, w)) = put(v, d.add(i)) else {
                 break;
             };
             read += r;
             written += w;
         }
     }
-    let (r, w) = scalar::utf8_to_latin1(&src[read..], first, &mut dst[written..]);
-    (read + r, written + w)
+    (read, written)
 }
 
 /// The ASCII blocks at the start of `s`, stored at `d`, while `room` bytes hold them: up to
@@ -193,31 +217,14 @@ pub(crate) unsafe fn latin1_to_utf8<V: Latin1Vector>(
     first: u8,
     dst: &mut OutBytes,
 ) -> (usize, usize) {
-    let lanes = V::LANES;
-    let (mut read, mut written) = (0, 0);
-    // SAFETY: `ascii_blocks` reads and writes within `room` bytes of `s` and `d`, what is
-    // left of both slices, and returns a block it loaded at `s + i`; `put_utf8` writes at
-    // most `2 * LANES` bytes at `d + i`, which the test before it finds inside what is left
-    // of `dst`; the ISA per the contract.
-    unsafe {
+    // SAFETY: `put_utf8` writes at most two bytes a byte, `2 * LANES`, the room `blocks`
+    // gives it; the ISA per the contract.
+    let (read, written) = unsafe {
         let first_v = V::splat(first);
-        loop {
-            let room = (src.len() - read).min(dst.len() - written);
-            let (s, d) = (src.as_ptr().add(read), dst.as_mut_ptr().cast::<u8>().add(written));
-            let (i, v) = ascii_blocks::<V>(s, d, room);
-            read += i;
-            written += i;
-            // A block with a letter (or a byte below `first`), with room for two bytes a byte.
-            let Some(v) = v.filter(|_| dst.len() - written >= 2 * lanes) else {
-                break;
-            };
-            let Some(w) = v.put_utf8(first_v, d.add(i)) else {
-                break;
-            };
-            read += lanes;
-            written += w;
-        }
-    }
+        blocks::<V>(src, dst, 2 * V::LANES, |v, out| {
+            v.put_utf8(first_v, out).map(|w| (V::LANES, w))
+        })
+    };
     let (r, w) = scalar::latin1_to_utf8(&src[read..], first, &mut dst[written..]);
     (read + r, written + w)
 }
