@@ -395,6 +395,86 @@ pub fn utf8_kernels() {
     }
 }
 
+/// The UTF-8 kernels on mixed text over several 256-byte steps: ASCII with a letter every
+/// 20 to 60 bytes (most 16-byte vectors ASCII, some steps with more letters than ASCII
+/// vectors), and a special sequence (errors, a character cut short, whole characters) at
+/// the edges of the 16-byte vectors: a character cut at a vector's end and followed by an
+/// ASCII vector, at a step's end, or finished in the next vector.
+pub fn utf8_mixed_text() {
+    // About 6, 8 and 14 of the 16 vectors of a step not ASCII (the threshold of a sparse
+    // step is 8).
+    let sparse = "Die Straße war lang und der Nebel lag schwer auf den Feldern vor dem Dorf. \
+        Der Bürgermeister sprach lange von Reisen nach 日本 und zurück, dann ging er heim."
+        .as_bytes();
+    let medium = "Grüße aus dem Süden, sagte er am Abend vor dem Haus. Die Bäume standen still im \
+        Wind und es war kalt. Nach 日本 ist es weit. Gut so, dachte er."
+        .as_bytes();
+    let dense = "Grüße, Bär, Öl, Ähre: ä ö ü ß é 日本語 😀 and more words.".as_bytes();
+    let specials: [&[u8]; 12] = [
+        b"\x80",
+        b"\xFF",
+        b"\xC3",
+        b"\xE6\x97",
+        b"\xF0\x9F\x98",
+        b"\xC3\xA9",
+        b"\xE6\x97\xA5",
+        b"\xF0\x9F\x98\x80",
+        b"\xED\xA0\x80",
+        b"\xE0\x80",
+        b"\xC3\xA9\x80",
+        b"a",
+    ];
+    let (lens, every): (&[usize], usize) = if quick() {
+        (&[300, 520, 800], 3)
+    } else {
+        (&[256, 300, 511, 512, 520, 767, 800, 1030], 1)
+    };
+    let mut inputs = Vec::new();
+    for base in [sparse, medium, dense] {
+        for &len in lens {
+            let text: Vec<u8> = base.iter().copied().cycle().take(len).collect();
+            inputs.push(text.clone());
+            for special in &specials {
+                for vector in (0..len / 16).step_by(every) {
+                    for pos in [16 * vector, 16 * vector + 14, 16 * vector + 15] {
+                        if pos < len {
+                            inputs.push(with_special(&text, special, pos));
+                        }
+                    }
+                }
+            }
+            // A character cut at a vector's end and its continuation two vectors on, after
+            // an ASCII vector: the continuation must not be read as the cut character's.
+            for vector in 0..len / 16 {
+                let cut = with_special(&text, b"\xC3", 16 * vector + 15);
+                inputs.push(with_special(&cut, b"\xA9", 16 * vector + 32));
+            }
+        }
+    }
+    for k in levels() {
+        for input in &inputs {
+            let expect = std::str::from_utf8(input).map_or_else(|e| e.valid_up_to(), |_| input.len());
+            assert_eq!(
+                k.utf8_valid_up_to(input),
+                expect,
+                "utf8_valid_up_to at {:?}: {input:02X?}",
+                k.level()
+            );
+            same(
+                "utf8_copy_valid",
+                k,
+                input,
+                |k, s, cap| {
+                    let mut d = vec![0xA5u8; cap];
+                    let r = k.utf8_copy_valid(s, as_out(&mut d));
+                    (r, d)
+                },
+                caps,
+            );
+        }
+    }
+}
+
 pub fn utf16_kernels() {
     // Units as LE and BE bytes, with surrogates (paired and not) at every position.
     let base: Vec<u16> = "aé日bc".encode_utf16().collect();
@@ -1885,6 +1965,7 @@ pub const SWEEPS: &[(&str, fn())] = &[
     ("utf8_to_latin1_kernel", utf8_to_latin1_kernel),
     ("latin1_to_utf8_kernel", latin1_to_utf8_kernel),
     ("utf8_kernels", utf8_kernels),
+    ("utf8_mixed_text", utf8_mixed_text),
     ("utf16_kernels", utf16_kernels),
     ("single_byte_kernels", single_byte_kernels),
     ("cjk_decode_kernels", cjk_decode_kernels),

@@ -80,6 +80,48 @@ pub(crate) trait Utf8Vector: Vector {
     /// rather than on the shifted vector (where shifting costs more than a lookup).
     const LOOKUP_THEN_SHIFT: bool = false;
 
+    /// Whether a step of mixed text is checked vector by vector, only where a vector is not
+    /// ASCII ([`Checker::sparse_step_has_error`]), rather than block by block
+    /// ([`Checker::mixed_step_has_error`]); see docs/decisions.md, "Validation of mixed text".
+    const SPARSE_STEPS: bool = false;
+
+    /// Per byte: `self` where `other` is below 0x80, else 0.
+    ///
+    /// # Safety
+    /// The ISA is enabled in the caller.
+    #[inline(always)]
+    unsafe fn where_ascii(self, other: Self) -> Self {
+        // SAFETY: ISA enabled per contract.
+        unsafe {
+            let ascii = other.saturating_sub(Self::splat(0x7F)).eq8(Self::splat(0));
+            Self::select(ascii, self, Self::splat(0))
+        }
+    }
+
+    /// How many bits [`Utf8Vector::non_ascii_vectors`] gives each vector.
+    const VECTOR_MASK_BITS: u32 = 1;
+
+    /// For the vectors `load(i)` of a step (`i` the multiples of `LANES` below `BYTES`, at
+    /// most 16 vectors): bit `i / LANES * VECTOR_MASK_BITS` set where that vector holds a
+    /// byte of 0x80 or more, every other bit clear.
+    ///
+    /// # Safety
+    /// - The ISA is enabled in the caller.
+    /// - `load` may be called with those `i`.
+    #[inline(always)]
+    unsafe fn non_ascii_vectors<const BYTES: usize>(load: &impl Fn(usize) -> Self) -> u64 {
+        let mut mask = 0;
+        let mut i = 0;
+        while i < BYTES {
+            // SAFETY: `i` is one of the multiples allowed by the contract; ISA enabled per
+            // contract.
+            let high = unsafe { load(i).any_high() };
+            mask |= u64::from(high) << ((i / Self::LANES) as u32 * Self::VECTOR_MASK_BITS);
+            i += Self::LANES;
+        }
+        mask
+    }
+
     /// As [`Utf8Vector::prev1`], `prev2` or `prev3` (`N` = 1, 2, 3), for the steps of four
     /// blocks, where the fewest operations matter more than the shortest latency.
     ///
@@ -365,7 +407,22 @@ impl<V: Utf8Vector> Checker<V> {
             // simdutf8 does: German or markup with a non-ASCII letter in most steps but not in
             // most blocks. Text in another script is checked whole, without the tests.
             if STEP && (self.mixed > 0 || !self.prev.any_high()) {
-                return self.mixed_step_has_error::<BYTES>(load);
+                if !V::SPARSE_STEPS {
+                    return self.mixed_step_has_error::<BYTES>(load);
+                }
+                let mask = V::non_ascii_vectors::<BYTES>(&load);
+                let vectors = (BYTES / V::LANES) as u32;
+                self.mixed = if mask.count_ones() < vectors {
+                    MIXED_STEPS
+                } else {
+                    self.mixed.saturating_sub(1)
+                };
+                if mask.count_ones() <= vectors / 2 {
+                    return self.sparse_step_has_error::<BYTES>(load, mask);
+                }
+                // Mostly not ASCII: checked whole.
+                self.ascii = false;
+                return self.full_step_has_error::<BYTES, STEP>(&load);
             }
             let mut any_high = V::splat(0);
             let test_ascii = !STEP;
@@ -383,6 +440,23 @@ impl<V: Utf8Vector> Checker<V> {
                 return error;
             }
             self.ascii = false;
+            self.full_step_has_error::<BYTES, STEP>(&load)
+        }
+    }
+
+    /// The errors of the `BYTES` bytes `load(i)`, all checked.
+    ///
+    /// # Safety
+    /// - The ISA is enabled in the caller.
+    /// - `load` may be called with the multiples of `V::LANES` below `BYTES`.
+    #[inline(always)]
+    unsafe fn full_step_has_error<const BYTES: usize, const STEP: bool>(
+        &mut self,
+        load: &impl Fn(usize) -> V,
+    ) -> bool {
+        // SAFETY: `load` is called only with multiples of `V::LANES` below `BYTES`, per
+        // contract; ISA enabled per contract.
+        unsafe {
             // A step of more than 8 vectors (16 with NEON's 16-byte vectors) is checked as a
             // loop over its blocks, whose end the compiler is not told: unrolled, it schedules
             // all the loads first and spills registers. 8 vectors (AVX2) are checked straight.
@@ -394,7 +468,7 @@ impl<V: Utf8Vector> Checker<V> {
                 BYTES
             };
             while block < blocks_end {
-                error = self.check_block::<STEP>(error, &load, block);
+                error = self.check_block::<STEP>(error, load, block);
                 block += BLOCK;
             }
             self.prev_incomplete = self.prev.saturating_sub(V::incomplete_limits());
@@ -443,6 +517,68 @@ impl<V: Utf8Vector> Checker<V> {
             } else {
                 self.mixed.saturating_sub(1)
             };
+            error.any()
+        }
+    }
+
+    /// [`Checker::vectors_have_error`] for a step of mixed text whose vectors that are not
+    /// ASCII are the set bits of `mask` (from [`Utf8Vector::non_ascii_vectors`]): each of
+    /// them is checked after the vector before it, and an ASCII vector only ends the
+    /// character the vector before it started. German checks a vector in four and one 16-byte
+    /// vector's test costs less than a block's.
+    ///
+    /// # Safety
+    /// - The ISA is enabled in the caller.
+    /// - `load` may be called with the multiples of `V::LANES` below `BYTES`.
+    #[inline(always)]
+    unsafe fn sparse_step_has_error<const BYTES: usize>(
+        &mut self,
+        load: impl Fn(usize) -> V,
+        mut mask: u64,
+    ) -> bool {
+        let bits = V::VECTOR_MASK_BITS;
+        // SAFETY: `load` is called only with multiples of `V::LANES` below `BYTES` (`at`
+        // below `BYTES` and, after the first vector, `at - LANES`), per contract; ISA
+        // enabled per contract.
+        unsafe {
+            let all = mask;
+            let mut error = V::splat(0);
+            // Where the last vector checked (or the previous step) ends inside a character.
+            // The next vector checked finishes it if it directly follows (then `prev` holds
+            // the character's lead, not ASCII); else ASCII came between: an error.
+            let mut pending = self.prev_incomplete;
+            if mask & 1 != 0 {
+                let v = load(0);
+                error = self.check::<false>(error, v);
+                pending = v.saturating_sub(V::incomplete_limits());
+                mask &= mask - 1;
+            }
+            while mask != 0 {
+                let bit = mask.trailing_zeros();
+                // `bit` is a multiple of `bits`.
+                let at = bit as usize * (V::LANES / bits as usize);
+                self.prev = load(at - V::LANES);
+                error = error.or(pending.where_ascii(self.prev));
+                let mut v = load(at);
+                error = self.check::<false>(error, v);
+                mask &= mask - 1;
+                // The next vector too if it is not ASCII (markup and Japanese text have runs
+                // of them): `prev` is already in a register.
+                if (mask >> bit) & (1 << bits) != 0 {
+                    v = load(at + V::LANES);
+                    error = self.check::<false>(error, v);
+                    mask &= mask - 1;
+                }
+                pending = v.saturating_sub(V::incomplete_limits());
+            }
+            let v = load(BYTES - V::LANES);
+            error = error.or(pending.where_ascii(v));
+            // Whether the last block is ASCII (then no character crosses into the next step).
+            let block_bits = (BLOCK / V::LANES) as u32 * bits;
+            self.ascii = all >> ((BYTES / V::LANES) as u32 * bits - block_bits) == 0;
+            self.prev_incomplete = v.saturating_sub(V::incomplete_limits());
+            self.prev = v;
+            self.before_steps();
             error.any()
         }
     }
@@ -886,6 +1022,25 @@ unsafe fn copy_vectors<V: Utf8Vector>(s: *const u8, d: *mut u8, from: usize, to:
     k
 }
 
+/// Copies the 256 bytes at `s` to `d` in a loop of a constant count, which the compiler
+/// unrolls (a loop of blocks costs NEON three instructions a block).
+///
+/// # Safety
+/// - The ISA of `V` is enabled in the caller.
+/// - `s` is valid for reading and `d` for writing 256 bytes.
+#[inline(always)]
+unsafe fn copy_step<V: Utf8Vector>(s: *const u8, d: *mut u8) {
+    let mut k = 0;
+    // SAFETY: every vector read and written lies in the 256 bytes at `s` and `d` (`k + LANES
+    // <= 256`), valid per contract; ISA enabled per contract.
+    unsafe {
+        while k < 4 * BLOCK {
+            V::load(s.add(k)).store(d.add(k));
+            k += V::LANES;
+        }
+    }
+}
+
 /// # Safety
 /// The ISA of `V` is enabled in the caller.
 #[inline(always)]
@@ -948,9 +1103,19 @@ pub(crate) unsafe fn copy_valid<V: Utf8Vector>(src: &[u8], dst: &mut OutBytes) -
             // The first three blocks end with whole characters now: store from `copied`
             // (`i - 64` or `i`) up to the last block, which waits for the next step.
             let end = i + 3 * BLOCK;
-            // SAFETY: `copied <= end <= limit` and `end - copied` is a multiple of the
-            // vector size: every store is in bounds of both slices; ISA enabled per contract.
-            copied = unsafe { copy_vectors::<V>(src.as_ptr(), dst.as_mut_ptr().cast::<u8>(), copied, end) };
+            let (s, d) = (src.as_ptr(), dst.as_mut_ptr().cast::<u8>());
+            if copied + BLOCK == i {
+                // After a step: its last block and these three, straight (no loop).
+                // SAFETY: the 256 bytes from `copied` end at `end <= limit`, in bounds of
+                // both slices; ISA enabled per contract.
+                unsafe { copy_step::<V>(s.add(copied), d.add(copied)) };
+                copied = end;
+            } else {
+                // SAFETY: `copied <= end <= limit` and `end - copied` is a multiple of the
+                // vector size: every store is in bounds of both slices; ISA enabled per
+                // contract.
+                copied = unsafe { copy_vectors::<V>(s, d, copied, end) };
+            }
             i += 4 * BLOCK;
             continue;
         }
