@@ -13,6 +13,7 @@
 use core::mem::MaybeUninit;
 
 use crate::codecs::dest::Dest;
+use crate::codecs::tuning::PAIRS_MIN;
 use crate::simd::OutBytes;
 use crate::simd::scalar_put_utf8 as put_utf8;
 use crate::simd::{Lookup, PairTables};
@@ -152,6 +153,9 @@ pub(crate) fn decode_run<D: Dest>(
         }
         if let Some(&byte) = src.get(read)
             && byte >= 0x80
+            // Shorter runs go to the codec's own loop, which stops at such a character as
+            // soon (a test here cost 16-byte inputs a lookup a call).
+            && src.len() - read >= PAIRS_MIN
             && single(byte) == 0
             && src.get(read + 1).is_none_or(|&trail| pair(byte, trail) == 0)
             && !(pairs.four_byte.is_some() && dst.vector_pairs() && four_byte_at(pairs, src, read))
@@ -254,9 +258,13 @@ fn run_direct<T, const ROOM: usize>(
     put: impl Fn(&mut [T], u32) -> usize,
 ) -> usize {
     let mut read = 0;
-    let mut w = *pos;
+    let len = buf.len();
+    // What is left of the output: its length is the loop's one test of room, and the put
+    // below needs no bounds check (a position `w + ROOM` could wrap, for all the compiler
+    // knows: a test a character).
+    let mut out = buf.get_mut(*pos..).unwrap_or_default();
     let mut ascii = 0;
-    while read < src.len() && w + ROOM <= buf.len() {
+    while read < src.len() && out.len() >= ROOM {
         let byte = src[read];
         let (c, len) = if byte < 0x80 {
             ascii += 1;
@@ -274,14 +282,14 @@ fn run_direct<T, const ROOM: usize>(
                 c => (c, 1),
             }
         };
-        let n = put(&mut buf[w..w + ROOM], c);
+        let n = put(&mut out[..ROOM], c);
         if n == 0 {
             break;
         }
-        w += n;
+        out = &mut core::mem::take(&mut out)[n..];
         read += len;
     }
-    *pos = w;
+    *pos = len - out.len();
     read
 }
 
