@@ -526,6 +526,33 @@ pub(crate) fn single_byte_utf8(src: &str, dst: &mut OutBytes, map: impl Fn(u32) 
     (p, w)
 }
 
+/// [`single_byte_utf8`] for an encoder whose run's `map` gives one byte or two
+/// ([`put_mapped`]): the stateless CJK encoders' short inputs. `(bytes read, bytes written)`.
+#[inline(always)]
+pub(crate) fn mapped_utf8(src: &str, dst: &mut OutBytes, map: impl Fn(u32) -> u16) -> (usize, usize) {
+    let bytes = src.as_bytes();
+    let (mut p, mut w) = (0, 0);
+    while let Some(&b0) = bytes.get(p) {
+        if b0 < 0x80 {
+            let Some(slot) = dst.get_mut(w) else {
+                break;
+            };
+            slot.write(b0);
+            p += 1;
+            w += 1;
+        } else {
+            // `p` is a character boundary of a `str`: the whole character is there.
+            let (c, len) = non_ascii_char_at(bytes, p, b0);
+            match put_mapped(dst, w, map(c)) {
+                0 => break,
+                n => w += n,
+            }
+            p += len;
+        }
+    }
+    (p, w)
+}
+
 /// Encodes the prefix of `units` (UTF-16) whose units are ASCII or mapped by `map` to one
 /// byte, as far as `dst` holds it; returns its length (units read = bytes written). Stops at
 /// a surrogate and at an unmapped unit (`map` returns 0), which are the state machine's.

@@ -328,6 +328,41 @@ pub(crate) enum VariantEncoder {
 }
 
 impl VariantEncoder {
+    /// Whether this is a stateless CJK encoder (Shift_JIS, EUC-JP, EUC-KR, Big5, gb18030 or
+    /// GBK): one that [`VariantEncoder::encode_utf8_prefix`] takes.
+    #[inline(always)]
+    pub(crate) fn is_stateless_multibyte(&self) -> bool {
+        matches!(
+            self,
+            VariantEncoder::ShiftJis(_)
+                | VariantEncoder::EucJp(_)
+                | VariantEncoder::EucKr(_)
+                | VariantEncoder::Big5(_)
+                | VariantEncoder::Gb18030(_)
+        )
+    }
+
+    /// For a stateless CJK encoder ([`VariantEncoder::is_stateless_multibyte`]): the prefix of
+    /// a short input `src` its encode run would take, written by one loop without the run's
+    /// set-up (`(bytes read, bytes written)`); `None` for the others. `dst` holds
+    /// `src.len()` bytes or more, which is enough: no character takes more bytes than its
+    /// UTF-8 there.
+    #[inline(always)]
+    pub(crate) fn encode_utf8_prefix(
+        &self,
+        src: &str,
+        dst: &mut crate::simd::OutBytes,
+    ) -> Option<(usize, usize)> {
+        match self {
+            VariantEncoder::ShiftJis(encoder) => Some(encoder.encode_utf8_prefix(src, dst)),
+            VariantEncoder::EucJp(encoder) => Some(encoder.encode_utf8_prefix(src, dst)),
+            VariantEncoder::EucKr(encoder) => Some(encoder.encode_utf8_prefix(src, dst)),
+            VariantEncoder::Big5(encoder) => Some(encoder.encode_utf8_prefix(src, dst)),
+            VariantEncoder::Gb18030(encoder) => Some(encoder.encode_utf8_prefix(src, dst)),
+            _ => None,
+        }
+    }
+
     /// The encoder of `encoding`'s output encoding, copied whole from a table built at
     /// compile time (see [`VariantDecoder::new`]).
     #[inline(always)]

@@ -200,7 +200,7 @@ mod tests {
         }
     }
 
-    /// Inputs shorter than `SINGLE_BYTE_UTF8_MIN` bytes (and `SINGLE_BYTE_UNITS_MIN` units)
+    /// Inputs shorter than `SHORT_UTF8_MIN` bytes (and `SINGLE_BYTE_UNITS_MIN` units)
     /// take the encoder's short loops (`encode_runs::single_byte_utf8`,
     /// `single_byte_units`): every BMP scalar in pieces of 16 characters (at most 48 bytes),
     /// through the public `encode_from_utf8` and `encode_from_utf16`, against the standard's

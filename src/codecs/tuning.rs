@@ -69,15 +69,16 @@ pub(super) const KERNEL_BACKOFF_MAX: usize = 32 * KERNEL_BACKOFF;
 /// more than this loop's time on fewer units.
 pub(crate) const SINGLE_BYTE_UNITS_MIN: usize = 64;
 
-/// Below this many UTF-8 bytes, `Encoder::encode_from_utf8` into a single-byte encoding
-/// takes a whole input in one scalar loop (`encode_runs::single_byte_utf8`), as
+/// Below this many UTF-8 bytes, `Encoder::encode_from_utf8` into a single-byte encoding or
+/// a stateless CJK one takes a whole input in one scalar loop
+/// (`encode_runs::single_byte_utf8`, `encode_runs::mapped_utf8`), as
 /// [`SINGLE_BYTE_UNITS_MIN`] from UTF-16: the general path's set-up (the replacing loop, the
 /// source, the family's dispatch) cost 16-byte pieces of Russian into windows-1251 more than
 /// the characters (NEON: 33.3 -> 22.2 instructions a byte; 64-byte pieces 19.6 -> 18.2, and
 /// 16.8 with 128 here). Not more: the loop takes ASCII a byte at a time (about 7
 /// instructions), which the general path's copy kernel beats from about 32 bytes of ASCII
 /// on, set-up included.
-pub(crate) const SINGLE_BYTE_UTF8_MIN: usize = 64;
+pub(crate) const SHORT_UTF8_MIN: usize = 64;
 
 /// ASCII code units after the first that an encode run from UTF-16 writes itself before
 /// calling the `narrow_ascii` kernel for the rest of the run (punctuation and a space
