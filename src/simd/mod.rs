@@ -239,7 +239,8 @@ impl EncodeTables {
 pub(crate) struct PairTables {
     /// For bytes 0x80..=0xFF: the row of a leading byte plus one, 0 for other bytes.
     pub(crate) lead_row: [u8; 128],
-    /// For every byte: the column of a trailing byte, 0xFF for other bytes.
+    /// For every byte: the column of a trailing byte, 0xFF for other bytes (every byte
+    /// below 0x40: no encoding has trailing bytes there, and [`PairTables::new`] checks it).
     pub(crate) trail_col: [u8; 256],
     /// Pointers per row.
     pub(crate) row_len: u16,
@@ -339,6 +340,8 @@ impl PairTables {
                 }
             }
             let col = trail_col[b];
+            // The NEON kernel looks columns up from 0x40 only (three 64-byte lookups).
+            assert!(b >= 0x40 || col == 0xFF, "no trailing byte below 0x40");
             if col != 0xFF {
                 let half = b >> 7;
                 let bit = 1u8 << (high & 7);

@@ -2,7 +2,7 @@
 //! of the `utf16_to_legacy` kernel (`generic/legacy_encode.rs`), 8 code units a block.
 //!
 //! Masks have 4 bits per byte (`shrn` of a byte mask, the cheap NEON "movemask"). The
-//! leads' rows and every byte's column are 128- and 256-entry byte lookups (two and four
+//! leads' rows and every byte's column are 128- and 192-entry byte lookups (two and three
 //! 64-byte `tbl`/`tbx`); the eight pairs' pointers are one widening multiply-add, and their
 //! code points eight lane loads (NEON has no gather). The output is compacted per 8 bytes
 //! (UTF-16) or 4 bytes (UTF-8) by `tbl` with the shared rows of `generic/cjk_decode.rs`.
@@ -20,7 +20,8 @@ use crate::simd::{EncodeTables, Lookup, PairTables};
 pub(crate) struct Tables {
     row: uint8x16x4_t,
     row_high: uint8x16x4_t,
-    col: [uint8x16x4_t; 4],
+    /// The columns of 0x40..=0xFF (those below are 0xFF: `PairTables::new` checks it).
+    col: [uint8x16x4_t; 3],
     row_len: uint8x8_t,
     /// The index's limit minus one, at most 0xFFFF.
     last: uint16x8_t,
@@ -113,7 +114,7 @@ impl CjkDecodeVector for uint8x16_t {
             Tables {
                 row: row(0),
                 row_high: row(1),
-                col: [col(0), col(1), col(2), col(3)],
+                col: [col(1), col(2), col(3)],
                 row_len: vdup_n_u8(tables.row_len as u8),
                 last: vdupq_n_u16(last),
                 index,
@@ -136,17 +137,15 @@ impl CjkDecodeVector for uint8x16_t {
             let x64 = vsubq_u8(x, vdupq_n_u8(64));
             // Rows (plus one) of 0x80..=0xFF, 0 for other bytes.
             let rows = vqtbx4q_u8(vqtbl4q_u8(t.row, x), t.row_high, x64);
+            // Bytes below 0x40 are never trails: they keep the 0xFF they start with (four
+            // table registers fewer, which the loop needs for its state).
             let cols = vqtbx4q_u8(
                 vqtbx4q_u8(
-                    vqtbx4q_u8(
-                        vqtbl4q_u8(t.col[0], self),
-                        t.col[1],
-                        vsubq_u8(self, vdupq_n_u8(64)),
-                    ),
-                    t.col[2],
+                    vqtbx4q_u8(vdupq_n_u8(0xFF), t.col[0], vsubq_u8(self, vdupq_n_u8(64))),
+                    t.col[1],
                     x,
                 ),
-                t.col[3],
+                t.col[2],
                 x64,
             );
             let capable = nibbles(vtstq_u8(rows, rows));
