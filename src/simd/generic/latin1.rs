@@ -114,8 +114,43 @@ pub(crate) unsafe fn utf8_to_latin1<V: Latin1Vector>(
         let first_v = V::splat(first);
         blocks::<V>(src, dst, 0, |v, out| v.put_latin1(first_v, out))
     };
-    let (r, w) = scalar::utf8_to_latin1(&src[read..], first, &mut dst[written..]);
+    let (src, dst) = (&src[read..], &mut dst[written..]);
+    let (r, w) = if V::LANES <= 16 {
+        letters_to_latin1(src, first, dst)
+    } else {
+        scalar::utf8_to_latin1(src, first, dst)
+    };
     (read + r, written + w)
+}
+
+/// What the vector blocks of [`utf8_to_latin1`] leave, with 16-byte vectors: the bytes of
+/// the vector that holds the character the kernel stops at, before it (at most 15), or the
+/// input's or the output's last few. One character at a time: the scalar kernel calls the
+/// copy kernel for each ASCII run, which costs these few bytes more (a stop of German
+/// windows-1252 encoding at each „, “ or –).
+#[inline(always)]
+fn letters_to_latin1(src: &[u8], first: u8, dst: &mut OutBytes) -> (usize, usize) {
+    let (mut p, mut w) = (0, 0);
+    while let (Some(&b), Some(slot)) = (src.get(p), dst.get_mut(w)) {
+        if b < 0x80 {
+            slot.write(b);
+            p += 1;
+        } else {
+            // As `scalar::utf8_to_latin1`: a lead 0xC2 or 0xC3 and a continuation byte, the
+            // lead's low bit the code point's bit 6.
+            let Some(&trail) = src.get(p + 1) else {
+                break;
+            };
+            let byte = (b << 6) | (trail & 0x3F);
+            if b & 0xFE != 0xC2 || trail & 0xC0 != 0x80 || byte < first {
+                break;
+            }
+            slot.write(byte);
+            p += 2;
+        }
+        w += 1;
+    }
+    (p, w)
 }
 
 /// The loop of both kernels: the ASCII blocks ([`ascii_blocks`]), and `put` for each block
