@@ -258,7 +258,7 @@ fn run_direct<T, const ROOM: usize>(
     put: impl Fn(&mut [T], u32) -> usize,
 ) -> usize {
     let mut read = 0;
-    let len = buf.len();
+    let total = buf.len();
     // What is left of the output: its length is the loop's one test of room, and the put
     // below needs no bounds check (a position `w + ROOM` could wrap, for all the compiler
     // knows: a test a character).
@@ -289,7 +289,7 @@ fn run_direct<T, const ROOM: usize>(
         out = &mut core::mem::take(&mut out)[n..];
         read += len;
     }
-    *pos = len - out.len();
+    *pos = total - out.len();
     read
 }
 

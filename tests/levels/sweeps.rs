@@ -346,6 +346,21 @@ pub fn narrow_ascii_kernel() {
     }
 }
 
+/// `utf8_copy_valid` of `table` against scalar's on `input` (as [`same`] runs it).
+fn same_copy_valid(table: &Kernels, input: &[u8]) {
+    same(
+        "utf8_copy_valid",
+        table,
+        input,
+        |k, s, cap| {
+            let mut d = vec![0xA5u8; cap];
+            let r = k.utf8_copy_valid(s, as_out(&mut d));
+            (r, d)
+        },
+        caps,
+    );
+}
+
 pub fn utf8_kernels() {
     let base = "aé日😀bc".as_bytes();
     let specials: [&[u8]; 9] = [
@@ -369,17 +384,7 @@ pub fn utf8_kernels() {
                 |k, s, _| k.utf8_valid_up_to(s),
                 |_| vec![0],
             );
-            same(
-                "utf8_copy_valid",
-                k,
-                input,
-                |k, s, cap| {
-                    let mut d = vec![0xA5u8; cap];
-                    let r = k.utf8_copy_valid(s, as_out(&mut d));
-                    (r, d)
-                },
-                caps,
-            );
+            same_copy_valid(k, input);
             same(
                 "utf8_to_utf16",
                 k,
@@ -460,17 +465,7 @@ pub fn utf8_mixed_text() {
                 "utf8_valid_up_to at {:?}: {input:02X?}",
                 k.level()
             );
-            same(
-                "utf8_copy_valid",
-                k,
-                input,
-                |k, s, cap| {
-                    let mut d = vec![0xA5u8; cap];
-                    let r = k.utf8_copy_valid(s, as_out(&mut d));
-                    (r, d)
-                },
-                caps,
-            );
+            same_copy_valid(k, input);
         }
     }
 }

@@ -537,9 +537,11 @@ impl<V: Utf8Vector> Checker<V> {
         mut mask: u64,
     ) -> bool {
         let bits = V::VECTOR_MASK_BITS;
-        // SAFETY: `load` is called only with multiples of `V::LANES` below `BYTES` (`at`
-        // below `BYTES` and, after the first vector, `at - LANES`), per contract; ISA
-        // enabled per contract.
+        // SAFETY: `load` is called only with multiples of `V::LANES` below `BYTES`, per
+        // contract: `at` is a set bit's vector (below `BYTES`, as `mask` has bits only for
+        // its vectors); `at - LANES` only in the loop, where vector 0 (peeled) is done and
+        // `at >= LANES`; `at + LANES` only where the next vector's bit is set. ISA enabled
+        // per contract.
         unsafe {
             let all = mask;
             let mut error = V::splat(0);
