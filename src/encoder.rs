@@ -313,7 +313,7 @@ impl Encoder {
         last: bool,
         kernels: &'static Kernels,
     ) -> (CoderResult, usize, usize, bool) {
-        let prefix = self.variant.encode_utf8_prefix(src, dst).unwrap_or((0, 0));
+        let prefix = self.variant.encode_utf8_prefix(src, dst);
         self.after_prefix(src, dst, last, kernels, prefix)
     }
 

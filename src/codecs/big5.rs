@@ -14,11 +14,9 @@
 
 use crate::codecs::dest::Dest;
 use crate::codecs::driver::{self, StateMachine, Step};
-use crate::codecs::encode_runs;
 use crate::codecs::runs::{self, PairShape};
 use crate::codecs::source::{ByteDest, Source};
 use crate::results::EncoderResult;
-use crate::simd::OutBytes;
 use crate::simd::{EncodeTables, Lookup, PairTables, is_plain};
 use crate::tables::big5::{BIG5, BIG5_ENC_ASTRAL, BIG5_ENC_BLOCKS, BIG5_ENC_PAGES};
 use crate::tables::paged;
@@ -281,18 +279,11 @@ pub(crate) static ENC_TABLES: EncodeTables = EncodeTables {
 /// The encode run's lookup: the two bytes of `c` (`lead << 8 | trail`), or 0 for what the
 /// state machine takes.
 #[inline(always)]
-fn run_bytes(c: u32) -> u16 {
+pub(crate) fn run_bytes(c: u32) -> u16 {
     paged(&BIG5_ENC_PAGES, &ENC_BYTES, c)
 }
 
 impl Big5Encoder {
-    /// A short input's prefix that the encode run would take, in one loop
-    /// (`encode_runs::mapped_utf8`): `(bytes read, bytes written)`.
-    #[inline]
-    pub(crate) fn encode_utf8_prefix(&self, src: &str, dst: &mut OutBytes) -> (usize, usize) {
-        encode_runs::mapped_utf8(src, dst, run_bytes)
-    }
-
     pub(crate) const fn new() -> Self {
         Big5Encoder
     }

@@ -16,11 +16,9 @@
 
 use crate::codecs::dest::Dest;
 use crate::codecs::driver::{StateMachine, Step};
-use crate::codecs::encode_runs;
 use crate::codecs::runs::{self, PairShape};
 use crate::codecs::source::{ByteDest, Source};
 use crate::results::EncoderResult;
-use crate::simd::OutBytes;
 use crate::simd::{EncodeTables, Lookup, PairTables};
 use crate::tables::jis0208::{JIS0208, JIS0208_ENC_BLOCKS, JIS0208_ENC_PAGES};
 use crate::tables::jis0212::JIS0212;
@@ -261,18 +259,11 @@ fn map(code_point: u32) -> Mapped {
 /// The encode run's lookup: the two bytes of `c` (`lead << 8 | trail`), or 0 for what the
 /// state machine takes.
 #[inline(always)]
-fn run_bytes(c: u32) -> u16 {
+pub(crate) fn run_bytes(c: u32) -> u16 {
     paged(&JIS0208_ENC_PAGES, &ENC_BYTES, c)
 }
 
 impl EucJpEncoder {
-    /// A short input's prefix that the encode run would take, in one loop
-    /// (`encode_runs::mapped_utf8`): `(bytes read, bytes written)`.
-    #[inline]
-    pub(crate) fn encode_utf8_prefix(&self, src: &str, dst: &mut OutBytes) -> (usize, usize) {
-        encode_runs::mapped_utf8(src, dst, run_bytes)
-    }
-
     pub(crate) const fn new() -> Self {
         EucJpEncoder
     }

@@ -29,11 +29,9 @@
 use crate::codecs::Pending;
 use crate::codecs::dest::Dest;
 use crate::codecs::driver::{StateMachine, Step};
-use crate::codecs::encode_runs;
 use crate::codecs::runs::{self, PairShape};
 use crate::codecs::source::{ByteDest, Source};
 use crate::results::EncoderResult;
-use crate::simd::OutBytes;
 use crate::simd::{EncodeTables, FOUR_BYTE_POINTERS, Lookup, PairTables, four_byte_pointer, is_plain};
 use crate::tables::gb18030::{GB18030, GB18030_ENC_BLOCKS, GB18030_ENC_PAGES, GB18030_RANGES};
 use crate::tables::paged;
@@ -461,7 +459,7 @@ pub(crate) static ENC_TABLES: EncodeTables = EncodeTables {
 /// state machine takes (U+20AC, which GBK encodes as 0x80; the PUA code points of the
 /// four-byte ranges; everything without a two-byte pointer).
 #[inline(always)]
-fn run_bytes(c: u32) -> u16 {
+pub(crate) fn run_bytes(c: u32) -> u16 {
     match c {
         0x20AC | 0xE5E5..=0xE864 => 0,
         _ => paged(&GB18030_ENC_PAGES, &ENC_BYTES, c),
@@ -469,13 +467,6 @@ fn run_bytes(c: u32) -> u16 {
 }
 
 impl Gb18030Encoder {
-    /// A short input's prefix that the encode run would take, in one loop
-    /// (`encode_runs::mapped_utf8`): `(bytes read, bytes written)`.
-    #[inline]
-    pub(crate) fn encode_utf8_prefix(&self, src: &str, dst: &mut OutBytes) -> (usize, usize) {
-        encode_runs::mapped_utf8(src, dst, run_bytes)
-    }
-
     /// Whether this is the GBK encoder (no four-byte sequences).
     pub(crate) fn is_gbk(&self) -> bool {
         self.is_gbk

@@ -343,23 +343,20 @@ impl VariantEncoder {
     }
 
     /// For a stateless CJK encoder ([`VariantEncoder::is_stateless_multibyte`]): the prefix of
-    /// a short input `src` its encode run would take, written by one loop without the run's
-    /// set-up (`(bytes read, bytes written)`); `None` for the others. `dst` holds
-    /// `src.len()` bytes or more, which is enough: no character takes more bytes than its
-    /// UTF-8 there.
+    /// a short input `src` its encode run would take (through the encoder's `run_bytes`),
+    /// written by one loop without the run's set-up (`encode_runs::mapped_utf8`): `(bytes
+    /// read, bytes written)`; nothing for the others. `dst` holds `src.len()` bytes or more,
+    /// which is enough: no character takes more bytes than its UTF-8 there.
     #[inline(always)]
-    pub(crate) fn encode_utf8_prefix(
-        &self,
-        src: &str,
-        dst: &mut crate::simd::OutBytes,
-    ) -> Option<(usize, usize)> {
+    pub(crate) fn encode_utf8_prefix(&self, src: &str, dst: &mut crate::simd::OutBytes) -> (usize, usize) {
+        // Each arm its own loop, the lookup inlined in it.
         match self {
-            VariantEncoder::ShiftJis(encoder) => Some(encoder.encode_utf8_prefix(src, dst)),
-            VariantEncoder::EucJp(encoder) => Some(encoder.encode_utf8_prefix(src, dst)),
-            VariantEncoder::EucKr(encoder) => Some(encoder.encode_utf8_prefix(src, dst)),
-            VariantEncoder::Big5(encoder) => Some(encoder.encode_utf8_prefix(src, dst)),
-            VariantEncoder::Gb18030(encoder) => Some(encoder.encode_utf8_prefix(src, dst)),
-            _ => None,
+            VariantEncoder::ShiftJis(_) => encode_runs::mapped_utf8(src, dst, shift_jis::run_bytes),
+            VariantEncoder::EucJp(_) => encode_runs::mapped_utf8(src, dst, euc_jp::run_bytes),
+            VariantEncoder::EucKr(_) => encode_runs::mapped_utf8(src, dst, euc_kr::run_bytes),
+            VariantEncoder::Big5(_) => encode_runs::mapped_utf8(src, dst, big5::run_bytes),
+            VariantEncoder::Gb18030(_) => encode_runs::mapped_utf8(src, dst, gb18030::run_bytes),
+            _ => (0, 0),
         }
     }
 

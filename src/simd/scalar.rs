@@ -121,15 +121,19 @@ pub(crate) fn utf8_to_latin1_with(
     copy: impl Fn(&[u8], &mut OutBytes) -> usize,
 ) -> (usize, usize) {
     runs_and_letters(src, dst, copy, |s, d| {
-        let (&lead, &trail) = (s.first()?, s.get(1)?);
-        // 0xC2 and 0xC3 lead U+0080..=U+00FF; the lead's low bit is the code point's bit 6.
-        let byte = (lead << 6) | (trail & 0x3F);
-        if lead & 0xFE != 0xC2 || trail & 0xC0 != 0x80 || byte < first {
-            return None;
-        }
+        let byte = latin1_letter(*s.first()?, *s.get(1)?, first)?;
         d.first_mut()?.write(byte);
         Some((2, 1))
     })
+}
+
+/// The byte of the two-byte UTF-8 `lead`, `trail` if it is U+0080..=U+00FF from `first` (as
+/// `utf8_to_latin1` converts it): 0xC2 and 0xC3 lead those, the lead's low bit the code
+/// point's bit 6.
+#[inline(always)]
+pub(crate) fn latin1_letter(lead: u8, trail: u8, first: u8) -> Option<u8> {
+    let byte = (lead << 6) | (trail & 0x3F);
+    (lead & 0xFE == 0xC2 && trail & 0xC0 == 0x80 && byte >= first).then_some(byte)
 }
 
 pub(crate) fn latin1_to_utf8(src: &[u8], first: u8, dst: &mut OutBytes) -> (usize, usize) {

@@ -136,15 +136,12 @@ fn letters_to_latin1(src: &[u8], first: u8, dst: &mut OutBytes) -> (usize, usize
             slot.write(b);
             p += 1;
         } else {
-            // As `scalar::utf8_to_latin1`: a lead 0xC2 or 0xC3 and a continuation byte, the
-            // lead's low bit the code point's bit 6.
-            let Some(&trail) = src.get(p + 1) else {
+            let Some(byte) = src
+                .get(p + 1)
+                .and_then(|&trail| scalar::latin1_letter(b, trail, first))
+            else {
                 break;
             };
-            let byte = (b << 6) | (trail & 0x3F);
-            if b & 0xFE != 0xC2 || trail & 0xC0 != 0x80 || byte < first {
-                break;
-            }
             slot.write(byte);
             p += 2;
         }

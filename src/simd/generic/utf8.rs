@@ -82,7 +82,8 @@ pub(crate) trait Utf8Vector: Vector {
 
     /// Whether a step of mixed text is checked vector by vector, only where a vector is not
     /// ASCII ([`Checker::sparse_step_has_error`]), rather than block by block
-    /// ([`Checker::mixed_step_has_error`]); see docs/decisions.md, "Validation of mixed text".
+    /// ([`Checker::mixed_step_has_error`]); see docs/decisions.md, "NEON UTF-8 validation of
+    /// mixed text, vector by vector".
     const SPARSE_STEPS: bool = false;
 
     /// Per byte: `self` where `other` is below 0x80, else 0.
@@ -101,18 +102,18 @@ pub(crate) trait Utf8Vector: Vector {
     /// How many bits [`Utf8Vector::non_ascii_vectors`] gives each vector.
     const VECTOR_MASK_BITS: u32 = 1;
 
-    /// For the vectors `load(i)` of a step (`i` the multiples of `LANES` below `BYTES`, at
-    /// most 16 vectors): bit `i / LANES * VECTOR_MASK_BITS` set where that vector holds a
-    /// byte of 0x80 or more, every other bit clear.
+    /// For the vectors `load(i)` of a step of four blocks (`i` the multiples of `LANES`
+    /// below 256, at most 16 vectors): bit `i / LANES * VECTOR_MASK_BITS` set where that
+    /// vector holds a byte of 0x80 or more, every other bit clear.
     ///
     /// # Safety
     /// - The ISA is enabled in the caller.
     /// - `load` may be called with those `i`.
     #[inline(always)]
-    unsafe fn non_ascii_vectors<const BYTES: usize>(load: &impl Fn(usize) -> Self) -> u64 {
+    unsafe fn non_ascii_vectors(load: &impl Fn(usize) -> Self) -> u64 {
         let mut mask = 0;
         let mut i = 0;
-        while i < BYTES {
+        while i < 4 * BLOCK {
             // SAFETY: `i` is one of the multiples allowed by the contract; ISA enabled per
             // contract.
             let high = unsafe { load(i).any_high() };
@@ -410,14 +411,15 @@ impl<V: Utf8Vector> Checker<V> {
                 if !V::SPARSE_STEPS {
                     return self.mixed_step_has_error::<BYTES>(load);
                 }
-                let mask = V::non_ascii_vectors::<BYTES>(&load);
-                let vectors = (BYTES / V::LANES) as u32;
-                self.mixed = if mask.count_ones() < vectors {
+                debug_assert!(BYTES == 4 * BLOCK, "STEP: a step of four blocks");
+                let mask = V::non_ascii_vectors(&load);
+                let (set, vectors) = (mask.count_ones(), (BYTES / V::LANES) as u32);
+                self.mixed = if set < vectors {
                     MIXED_STEPS
                 } else {
                     self.mixed.saturating_sub(1)
                 };
-                if mask.count_ones() <= vectors / 2 {
+                if set <= vectors / 2 {
                     return self.sparse_step_has_error::<BYTES>(load, mask);
                 }
                 // Mostly not ASCII: checked whole.

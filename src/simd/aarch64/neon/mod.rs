@@ -201,19 +201,10 @@ impl Utf8Vector for uint8x16_t {
     /// `k` is vector `k`'s largest), then narrowed to a nibble a byte (`shrn`): 21
     /// instructions for a step instead of 5 a vector.
     #[inline(always)]
-    unsafe fn non_ascii_vectors<const BYTES: usize>(load: &impl Fn(usize) -> Self) -> u64 {
-        // SAFETY: `load` is called with the multiples of 16 below `BYTES`, per contract;
-        // NEON is baseline.
+    unsafe fn non_ascii_vectors(load: &impl Fn(usize) -> Self) -> u64 {
+        // SAFETY: `load` is called with the multiples of 16 below 256, per contract; NEON is
+        // baseline.
         unsafe {
-            if BYTES != 256 {
-                let mut mask = 0;
-                let mut i = 0;
-                while i < BYTES {
-                    mask |= u64::from(load(i).any_high()) << (i / 4);
-                    i += 16;
-                }
-                return mask;
-            }
             let pair = |k: usize| vpmaxq_u8(load(32 * k), load(32 * k + 16));
             let quad = |k: usize| vpmaxq_u8(pair(2 * k), pair(2 * k + 1));
             let eight = |k: usize| vpmaxq_u8(quad(2 * k), quad(2 * k + 1));
