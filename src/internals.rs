@@ -65,6 +65,7 @@ forward! {
     widen_ascii(src: &[u8], dst: &mut [u16]) -> usize;
     utf8_valid_up_to(src: &[u8]) -> usize;
     utf8_to_utf16(src: &[u8], dst: &mut [u16]) -> (usize, usize);
+    utf8_to_utf16_stage(src: &[u8], dst: &mut [u16]) -> (usize, usize);
     single_byte_to_utf16(src: &[u8], table: &[u16; 128], dst: &mut [u16]) -> (usize, usize);
     utf16_bytes_to_utf16(src: &[u8], be: bool, dst: &mut [u16]) -> (usize, usize);
 }

@@ -1,8 +1,11 @@
 //! Every kernel of every supported level against the scalar kernels: identical return values
 //! and identical output prefix, on inputs at any alignment and outputs of any length.
 //!
-//! Header: `[0]` kernel, `[1]` source offset (alignment), `[2]` destination offset, `[3]`
-//! bit 0 big-endian (UTF-16 byte kernels; `utf8_to_latin1` and `latin1_to_utf8`: from 0xA0, not 0x80), bit 1 raw UTF-16 payload, bits 2–7 single-byte
+//! Header: `[0]` kernel, `[1]` source offset (alignment), `[2]` bits 0–5 destination offset
+//! (bits 6–7: `utf8_to_utf16`'s stage), `[3]`
+//! bit 0 big-endian (UTF-16 byte kernels; `utf8_to_latin1` and `latin1_to_utf8`: from 0xA0, not 0x80;
+//! `utf8_to_utf16`: `utf8_to_utf16_stage` in stages of 64, 65, 97 or 200 units, as the
+//! encoders call it, which must convert what one `utf8_to_utf16` call does), bit 1 raw UTF-16 payload, bits 2–7 single-byte
 //! encoding (or CJK encoding, for the CJK decode and `utf16_to_legacy` kernels), `[4..6]` and `[6]` destination length, `[4..8]` PRNG seed. Payload: the input.
 //!
 //! Sources sit at the end of an allocation of exactly the right size and destinations too, so
@@ -55,6 +58,8 @@ struct Case<'a> {
     src_offset: usize,
     dst_offset: usize,
     dst_len: usize,
+    /// `utf8_to_utf16_stage`'s stage, in units.
+    stage: usize,
     be: bool,
     table: &'static [u16; 128],
     cjk: CjkTables,
@@ -150,6 +155,21 @@ fn call(k: KernelTable, c: &Case<'_>, canary: usize) -> Out {
         5 => {
             let (r, n, out) = with_dst(c, b, |d| k.utf8_copy_valid(src, d));
             Out::ReadWritten8(r, n, out)
+        }
+        6 if c.be => {
+            let (r, n, out) = with_dst(c, w, |d| {
+                let (mut read, mut written) = (0, 0);
+                loop {
+                    let end = d.len().min(written + c.stage);
+                    let (r, w) = k.utf8_to_utf16_stage(&src[read..], &mut d[written..end]);
+                    if r == 0 {
+                        return (read, written);
+                    }
+                    read += r;
+                    written += w;
+                }
+            });
+            Out::ReadWritten16(r, n, out)
         }
         6 => {
             let (r, n, out) = with_dst(c, w, |d| k.utf8_to_utf16(src, d));
@@ -381,6 +401,7 @@ fn check(data: &[u8]) {
         src_offset: usize::from(h[1] % 64),
         dst_offset: usize::from(h[2] % 64),
         dst_len,
+        stage: [64, 65, 97, 200][usize::from(h[2] >> 6)],
         be: h[3] & 1 != 0,
         table: single_byte[usize::from(h[3] >> 2) % single_byte.len()],
         cjk: cjk[usize::from(h[3] >> 2) % cjk.len()],

@@ -131,12 +131,14 @@ fn from_utf8_loop<const STAGE: bool>(
             });
         if stage_here {
             // Where `utf8_to_utf16` is a vector kernel: convert up to `stage_len` units in
-            // bulk, then map unit by unit, counting the UTF-8 bytes each one came from.
+            // bulk, then map unit by unit, counting the UTF-8 bytes each one came from. The
+            // stage's kernel may leave its last units to the next stage (its vector loops
+            // stop where the stage has room for less than a block): the input it is given is
+            // all that is left, so that it stops for the room, not for the input.
             let stage = stage_buf.get_or_insert([0u16; ENCODE_STAGE]);
-            let end = bytes.len().min(p + 3 * stage_len);
             let (staged_bytes, units) = source
                 .kernels
-                .utf8_to_utf16(&bytes[p..end], &mut stage[..stage_len]);
+                .utf8_to_utf16_stage(&bytes[p..], &mut stage[..stage_len]);
             let before = p;
             let mut rest = &stage[..units];
             if let Some(tables) = tables

@@ -472,6 +472,7 @@ pub(crate) struct Kernels {
     utf8_valid_up_to: unsafe fn(&[u8]) -> usize,
     utf8_copy_valid: Transcode<u8, MaybeUninit<u8>>,
     utf8_to_utf16: Transcode<u8, u16>,
+    utf8_to_utf16_stage: Transcode<u8, u16>,
     utf16_to_utf8: Transcode<u16, MaybeUninit<u8>>,
     single_byte_to_utf16: SingleByteKernel<u16>,
     single_byte_to_utf8: SingleByteKernel<MaybeUninit<u8>>,
@@ -542,6 +543,15 @@ kernel_methods! {
     utf8_copy_valid(src: &[u8], dst: &mut OutBytes) -> (usize, usize);
     /// Converts the longest valid, whole-character UTF-8 prefix of `src` whose UTF-16 fits.
     utf8_to_utf16(src: &[u8], dst: &mut [u16]) -> (usize, usize);
+    /// [`Kernels::utf8_to_utf16`] for a caller that converts in stages and calls again from
+    /// where a stage stopped, each time into an output of its own: it may stop before the
+    /// longest prefix where its output has room for fewer than 64 more units and 64 bytes or
+    /// more of `src` are left, having converted at least one character (the vector loops
+    /// stop there, and the scalar kernel's tail is left to the next call); its `(read,
+    /// written)` is then a character boundary with exactly the units of `src[..read]` in
+    /// `dst[..written]`. Calls repeated from where each stopped convert what one call of
+    /// `utf8_to_utf16` into the whole output converts.
+    utf8_to_utf16_stage(src: &[u8], dst: &mut [u16]) -> (usize, usize);
     /// Converts the longest prefix of `src` without unpaired surrogates (a leading surrogate
     /// at the very end counts as unpaired) whose UTF-8 fits.
     utf16_to_utf8(src: &[u16], dst: &mut OutBytes) -> (usize, usize);

@@ -21,6 +21,8 @@ pub(crate) const TABLE: Kernels = Kernels {
     utf8_valid_up_to,
     utf8_copy_valid,
     utf8_to_utf16,
+    // Its scalar kernel stops only where `utf8_to_utf16` stops.
+    utf8_to_utf16_stage: utf8_to_utf16,
     utf16_to_utf8,
     single_byte_to_utf16,
     single_byte_to_utf8,

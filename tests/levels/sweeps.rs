@@ -1502,6 +1502,20 @@ pub fn utf8_to_utf16_scripts_and_output_sizes() {
                         },
                         |_| caps.clone(),
                     );
+                    // In stages, as the encoders call it: the stages of 64 and 97 units end
+                    // mid-block, where the vector loops leave the rest to the next call.
+                    same(
+                        "utf8_to_utf16_stage",
+                        k,
+                        v,
+                        |k, s, cap| {
+                            [64, 97].map(|stage| {
+                                let mut d = vec![0xA5A5u16; cap];
+                                (staged_utf8_to_utf16(k, s, &mut d, stage), d)
+                            })
+                        },
+                        |_| caps.iter().copied().step_by(3).collect(),
+                    );
                 }
             }
         }
@@ -1679,17 +1693,43 @@ const ASTRAL: [char; 8] = [
     '\u{FFFFD}',
 ];
 
-/// `utf8_to_utf16` at `k` against scalar on `bytes` for each output size in `caps`.
+/// `utf8_to_utf16` at `k` against scalar on `bytes` for each output size in `caps`, and
+/// `utf8_to_utf16_stage` in stages of 70 units.
 fn same_utf8_to_utf16(k: &Kernels, bytes: &[u8], caps: &[usize]) {
     let s = scalar_table();
     for &cap in caps {
         let (mut a, mut b) = (vec![0xA5A5u16; cap], vec![0xA5A5u16; cap]);
+        let expect = s.utf8_to_utf16(bytes, &mut b);
         assert_eq!(
             (k.utf8_to_utf16(bytes, &mut a), &a),
-            (s.utf8_to_utf16(bytes, &mut b), &b),
+            (expect, &b),
             "utf8_to_utf16 {:?} cap {cap} {bytes:02X?}",
             k.level()
         );
+        a.fill(0xA5A5);
+        assert_eq!(
+            (staged_utf8_to_utf16(k, bytes, &mut a, 70), &a),
+            (expect, &b),
+            "utf8_to_utf16_stage in stages of 70 {:?} cap {cap} {bytes:02X?}",
+            k.level()
+        );
+    }
+}
+
+/// `utf8_to_utf16_stage` called as the encoders call it: each time from where the last call
+/// stopped, into the next `stage` units of `dst` (fewer at its end), until a call converts
+/// nothing. `(read, written)` in all, which must be what one call of `utf8_to_utf16` into the
+/// whole of `dst` gives (`stage >= 2`: a surrogate pair fits in a fresh stage).
+fn staged_utf8_to_utf16(k: &Kernels, src: &[u8], dst: &mut [u16], stage: usize) -> (usize, usize) {
+    let (mut read, mut written) = (0, 0);
+    loop {
+        let end = dst.len().min(written + stage);
+        let (r, w) = k.utf8_to_utf16_stage(&src[read..], &mut dst[written..end]);
+        if r == 0 {
+            return (read, written);
+        }
+        read += r;
+        written += w;
     }
 }
 

@@ -113,7 +113,7 @@ pub(crate) trait TranscodeVector: Utf8Vector + Vector<Mask = Self> {
     ///
     /// # Safety
     /// The ISA is enabled in the caller.
-    unsafe fn utf8_to_utf16_long(src: &[u8], dst: &mut [u16]) -> (usize, usize);
+    unsafe fn utf8_to_utf16_long(src: &[u8], dst: &mut [u16], stage: bool) -> (usize, usize);
     /// [`super::utf8_to_utf16::two_byte_blocks`] at this level, out of line: in the block
     /// loop's function its constants took the registers of the general steps, which then
     /// spilled (CJK at NEON: 8% more instructions).

@@ -39,7 +39,8 @@
 //! stored; back to the block loop at the first round that is not LANES 3-byte characters
 //! 1-2-byte loop (`two_byte_blocks`, out of line), after the sparse loop: 64 bytes below 0xE0,
 //!     validated by shifts, a unit per byte packed by a row of 256
-//! the scalar kernel finishes from `read`
+//! the scalar kernel finishes from `read` (`utf8_to_utf16_stage`: not where only the output's
+//! room stopped the loops, and the caller stages again from there)
 //! ```
 //! The block loop converts only characters that lie wholly inside a block it validated, the
 //! sparse loop only ASCII and sequences it checked byte by byte, each from a character
@@ -823,16 +824,41 @@ pub(crate) unsafe fn utf8_to_utf16<V: TranscodeVector>(src: &[u8], dst: &mut [u1
         return scalar::utf8_to_utf16(src, dst);
     }
     // SAFETY: ISA enabled per contract.
-    unsafe { V::utf8_to_utf16_long(src, dst) }
+    unsafe { V::utf8_to_utf16_long(src, dst, false) }
 }
 
-/// [`utf8_to_utf16`] for inputs and outputs of a block or more (`TranscodeVector::
-/// utf8_to_utf16_long`, out of line at each level).
+/// [`utf8_to_utf16`] for a caller that converts in stages, each into an output of its own,
+/// and calls again from where a stage stopped (the legacy encoders' runs from UTF-8,
+/// `Kernels::utf8_to_utf16_stage`): where the vector loops stop because the output has no
+/// room for another block while a block of input is left, it returns there, without the
+/// scalar kernel's tail (up to 64 units, a character at a time: a sixth of the staging's
+/// instructions on Korean at NEON), which the next stage converts in vector code. Every
+/// other stop (the end of the input, an invalid sequence) is [`utf8_to_utf16`]'s.
 ///
 /// # Safety
 /// The ISA of `V` is enabled in the caller.
 #[inline(always)]
-pub(crate) unsafe fn utf8_to_utf16_long<V: TranscodeVector>(src: &[u8], dst: &mut [u16]) -> (usize, usize) {
+pub(crate) unsafe fn utf8_to_utf16_stage<V: TranscodeVector>(src: &[u8], dst: &mut [u16]) -> (usize, usize) {
+    if src.len() < BLOCK || dst.len() < BLOCK {
+        return scalar::utf8_to_utf16(src, dst);
+    }
+    // SAFETY: ISA enabled per contract.
+    unsafe { V::utf8_to_utf16_long(src, dst, true) }
+}
+
+/// [`utf8_to_utf16`] for inputs and outputs of a block or more, [`utf8_to_utf16_stage`] if
+/// `stage` (`TranscodeVector::utf8_to_utf16_long`, out of line at each level: the scalar tail
+/// in it, as a call of it from the entry point after this returned cost 64-byte pieces 1.7%
+/// at NEON).
+///
+/// # Safety
+/// The ISA of `V` is enabled in the caller.
+#[inline(always)]
+pub(crate) unsafe fn utf8_to_utf16_long<V: TranscodeVector>(
+    src: &[u8],
+    dst: &mut [u16],
+    stage: bool,
+) -> (usize, usize) {
     let (mut read, mut written) = (0, 0);
     // The sparse loop (ASCII, and a character at a time among it) hands over to the block
     // loops at a dense vector or an invalid sequence: the 1-2-byte loop first, then the
@@ -879,6 +905,11 @@ pub(crate) unsafe fn utf8_to_utf16_long<V: TranscodeVector>(src: &[u8], dst: &mu
         if then == Then::Stop {
             break;
         }
+    }
+    if stage && read + BLOCK <= src_len && written + BLOCK > dst_len {
+        // Only the room stopped the loops, after converting something (`written > dst_len -
+        // 64 >= 0`): the caller's next stage goes on from here.
+        return (read, written);
     }
     let (r, w) = scalar::utf8_to_utf16(&src[read..], &mut dst[written..]);
     (read + r, written + w)

@@ -452,9 +452,9 @@ impl TranscodeVector for uint8x16_t {
         unsafe { generic::utf8_to_utf16::three_byte_blocks::<Self>(src, dst, read, written) }
     }
     #[inline(never)]
-    unsafe fn utf8_to_utf16_long(src: &[u8], dst: &mut [u16]) -> (usize, usize) {
+    unsafe fn utf8_to_utf16_long(src: &[u8], dst: &mut [u16], stage: bool) -> (usize, usize) {
         // SAFETY: NEON is baseline.
-        unsafe { generic::utf8_to_utf16::utf8_to_utf16_long::<Self>(src, dst) }
+        unsafe { generic::utf8_to_utf16::utf8_to_utf16_long::<Self>(src, dst, stage) }
     }
     #[inline(never)]
     unsafe fn utf8_to_utf16_two_byte_blocks(
@@ -571,6 +571,7 @@ neon_entry_points! {
     single_byte_to_utf16(src: &[u8], table: &[u16; 128], dst: &mut [u16]) -> (usize, usize) = generic::single_byte::to_utf16;
     single_byte_to_utf8(src: &[u8], table: &[u16; 128], dst: &mut OutBytes) -> (usize, usize) = generic::single_byte::to_utf8;
     utf8_to_utf16(src: &[u8], dst: &mut [u16]) -> (usize, usize) = generic::utf8_to_utf16::utf8_to_utf16;
+    utf8_to_utf16_stage(src: &[u8], dst: &mut [u16]) -> (usize, usize) = generic::utf8_to_utf16::utf8_to_utf16_stage;
     utf16_to_utf8(src: &[u16], dst: &mut OutBytes) -> (usize, usize) = generic::utf16_to_utf8::utf16_to_utf8;
     utf16_bytes_to_utf8(src: &[u8], be: bool, dst: &mut OutBytes) -> (usize, usize) = generic::utf16_to_utf8::utf16_bytes_to_utf8;
 }
@@ -590,6 +591,7 @@ pub(crate) const TABLE: Kernels = Kernels {
     single_byte_to_utf16,
     single_byte_to_utf8,
     utf8_to_utf16,
+    utf8_to_utf16_stage,
     utf16_to_utf8,
     utf16_bytes_to_utf8,
     cjk_to_utf8: cjk::cjk_to_utf8,

@@ -250,6 +250,7 @@ pub(crate) const TABLE: Kernels = Kernels {
     utf8_valid_up_to,
     utf8_copy_valid,
     utf8_to_utf16,
+    utf8_to_utf16_stage,
     utf16_to_utf8,
     utf16_bytes_to_utf8,
     single_byte_to_utf16,
@@ -581,9 +582,9 @@ impl TranscodeVector for __m256i {
         unsafe { utf8_to_utf16_three_byte_blocks(src, dst, read, written) }
     }
     #[inline(always)]
-    unsafe fn utf8_to_utf16_long(src: &[u8], dst: &mut [u16]) -> (usize, usize) {
+    unsafe fn utf8_to_utf16_long(src: &[u8], dst: &mut [u16], stage: bool) -> (usize, usize) {
         // SAFETY: the caller has AVX2 enabled (the trait contract), which the function needs.
-        unsafe { utf8_to_utf16_long(src, dst) }
+        unsafe { utf8_to_utf16_long(src, dst, stage) }
     }
     #[inline(always)]
     unsafe fn utf8_to_utf16_two_byte_blocks(
@@ -820,9 +821,9 @@ super::with_features! { avx2,
     }
     /// `TranscodeVector::utf8_to_utf16_long`: out of line, with this level's features.
     #[inline(never)]
-    fn utf8_to_utf16_long(src: &[u8], dst: &mut [u16]) -> (usize, usize) {
+    fn utf8_to_utf16_long(src: &[u8], dst: &mut [u16], stage: bool) -> (usize, usize) {
         // SAFETY: AVX2's features are enabled on this function.
-        unsafe { generic::utf8_to_utf16::utf8_to_utf16_long::<__m256i>(src, dst) }
+        unsafe { generic::utf8_to_utf16::utf8_to_utf16_long::<__m256i>(src, dst, stage) }
     }
     /// `TranscodeVector::utf8_to_utf16_two_byte_blocks`: out of line, with this level's
     /// features.
@@ -836,6 +837,7 @@ super::with_features! { avx2,
 
 super::entry_points!(avx2, __m256i, {
     utf8_to_utf16(src: &[u8], dst: &mut [u16]) -> (usize, usize) = generic::utf8_to_utf16::utf8_to_utf16;
+    utf8_to_utf16_stage(src: &[u8], dst: &mut [u16]) -> (usize, usize) = generic::utf8_to_utf16::utf8_to_utf16_stage;
     utf16_to_utf8(src: &[u16], dst: &mut OutBytes) -> (usize, usize) = generic::utf16_to_utf8::utf16_to_utf8;
     utf16_bytes_to_utf8(src: &[u8], be: bool, dst: &mut OutBytes) -> (usize, usize) = generic::utf16_to_utf8::utf16_bytes_to_utf8;
 });

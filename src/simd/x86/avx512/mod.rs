@@ -220,6 +220,9 @@ pub(crate) const TABLE: Kernels = Kernels {
     single_byte_to_utf16,
     single_byte_to_utf8,
     utf8_to_utf16: transcode::utf8_to_utf16,
+    // The same kernel: its vector loop fills the output itself (a block whose units do not
+    // all fit is cut to those that do), so there is no scalar tail to leave out.
+    utf8_to_utf16_stage: transcode::utf8_to_utf16,
     utf16_to_utf8: transcode::utf16_to_utf8,
     utf16_bytes_to_utf8: transcode::utf16_bytes_to_utf8,
     cjk_to_utf8: cjk::cjk_to_utf8,
