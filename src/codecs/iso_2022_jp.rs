@@ -692,8 +692,10 @@ impl Iso2022JpEncoder {
                     i = j;
                 }
                 let end = i;
-                // All the units of a full stage: more may follow.
-                again = end == staged && end == max;
+                // All the units of a full stage: more may follow. (A stage from UTF-8 may
+                // stop with up to 63 units of room left: `Source::with_utf16`. Some units:
+                // each round consumes some.)
+                again = end == staged && staged > 0 && staged + 64 > max;
                 end
             });
             self.iso_2022_jp_encoder_state = if jis {

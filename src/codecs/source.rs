@@ -46,7 +46,8 @@ pub(crate) trait Source {
     fn copy_ascii_in(&mut self, dst: &mut ByteDest<'_>, allowed: u128);
     /// Hands `f` the kernels and the next code units of the input as UTF-16, at most `max` and
     /// [`WITH_UTF16_STAGE`] (from UTF-8: whole characters converted by the transcoding kernel into
-    /// a stage), and consumes the units `f` returns it used (rounded down to whole
+    /// a stage, which may hold up to 63 units fewer than fit where more input follows:
+    /// `Kernels::utf8_to_utf16_stage`), and consumes the units `f` returns it used (rounded down to whole
     /// characters). For an encoder that works on UTF-16 units with its own loop around the
     /// `utf16_to_legacy` kernel (ISO-2022-JP, whose escape sequences go between the kernel's
     /// runs).
@@ -153,9 +154,10 @@ impl Source for Utf8Source<'_> {
         let rest = &self.src.as_bytes()[self.pos..];
         let max = max.min(WITH_UTF16_STAGE);
         let mut stage = [0u16; WITH_UTF16_STAGE];
-        let (read, units) = self
-            .kernels
-            .utf8_to_utf16(&rest[..rest.len().min(3 * max)], &mut stage[..max]);
+        // The stage's kernel: it may leave its last units (fewer than 64) to the next stage
+        // where its vector loops stop for the stage's room; all the input left is its input,
+        // so that the room, not the input, stops them.
+        let (read, units) = self.kernels.utf8_to_utf16_stage(rest, &mut stage[..max]);
         let units = &stage[..units];
         let used = whole_units(units, f(self.kernels, units));
         self.pos += if used == units.len() {
