@@ -19,6 +19,7 @@
 //! | `de-latin1` | the same with every character above U+00FF replaced (‘’‚ → `'`, “”„ → `"`, –—− → `-`, any other → `?`): Latin1 only, 1.3% non-ASCII | Latin1 text, the domain of the Latin1 functions |
 //! | `ru` | the article in Russian: mostly Cyrillic, no right-to-left character | two-byte UTF-8, left-to-right |
 //! | `ja` | the article in Japanese: mostly kana and kanji, no right-to-left character | three-byte UTF-8, left-to-right |
+//! | `ko` | the article in Korean: Hangul words between spaces (a third of the characters ASCII) | three-byte UTF-8 among ASCII |
 //! | `he` | the article in Hebrew: starts with a Hebrew letter | right-to-left text |
 //! | `emoji` | the emoji lipsum file: all astral (surrogate pairs in UTF-16) | non-BMP text |
 //!
@@ -33,7 +34,7 @@
 //!
 //! | function | inputs (form) | what one call does | outcome checked |
 //! |---|---|---|---|
-//! | `convert_utf8_to_utf16` | latin, de, ru, ja (UTF-8 bytes) | UTF-8 → UTF-16 with replacement, into a reused `[u16]` | units written |
+//! | `convert_utf8_to_utf16` | latin, de, ru, ja, ko (UTF-8 bytes) | UTF-8 → UTF-16 with replacement, into a reused `[u16]` | units written |
 //! | `convert_str_to_utf16` | latin, ru (`&str`) | `&str` → UTF-16, into a reused `[u16]` | units written |
 //! | `convert_utf16_to_utf8` | latin, de, ru, ja (UTF-16) | UTF-16 → UTF-8 with replacement, into a reused `[u8]` | bytes written |
 //! | `convert_utf16_to_str` | ru (UTF-16) | as above, into a reused `&mut str` | bytes written |
@@ -257,6 +258,7 @@ enum Text {
     DeLatin1,
     Ru,
     Ja,
+    Ko,
     He,
     Emoji,
 }
@@ -269,6 +271,7 @@ impl Text {
             Text::DeLatin1 => "de-latin1",
             Text::Ru => "ru",
             Text::Ja => "ja",
+            Text::Ko => "ko",
             Text::He => "he",
             Text::Emoji => "emoji",
         }
@@ -281,6 +284,7 @@ impl Text {
             Text::DeLatin1 => latin1_only(corpus::wikipedia("de")),
             Text::Ru => corpus::wikipedia("ru").into(),
             Text::Ja => corpus::wikipedia("ja").into(),
+            Text::Ko => corpus::wikipedia("ko").into(),
             Text::He => corpus::wikipedia("he").into(),
             Text::Emoji => lipsum("emoji").into(),
         }
@@ -328,7 +332,7 @@ fn input(text: &str, form: Form) -> MemInput {
 const PLAN: [(MemCall, &[Text]); 22] = [
     (
         MemCall::ConvertUtf8ToUtf16,
-        &[Text::Latin, Text::De, Text::Ru, Text::Ja],
+        &[Text::Latin, Text::De, Text::Ru, Text::Ja, Text::Ko],
     ),
     (MemCall::ConvertStrToUtf16, &[Text::Latin, Text::Ru]),
     (

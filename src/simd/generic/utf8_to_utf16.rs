@@ -492,6 +492,87 @@ unsafe fn two_byte_block<V: TranscodeVector>(v: &[V; 4], d: *mut u16) -> Option<
     }
 }
 
+/// Converts a validated block of 1-3-byte characters (Korean, and CJK among ASCII) that
+/// starts at a character boundary, all its whole characters: their number of units (one
+/// each), which the caller checked is at most 56. `ends` has bit `i` set where byte `i` ends a
+/// character (bit 63 only if the last character is whole).
+///
+/// ```text
+/// a unit per byte, from it and the two bytes before it (no lookup):
+///     low byte: the byte's 7 bits (a continuation's 6), and the 2 low bits of `mid`
+///     high byte: the 4 high bits of `mid`, and the 4 bits of a 3-byte lead two bytes before
+///     mid: the 5 bits of a 2-byte lead just before, or the 6 of a continuation just before
+///         that follows a 3-byte lead, else 0
+///     (meaningful only where the byte ends a character: the bytes of a valid block say
+///     which of those the bytes before it are)
+/// 8 units at a time: those of the bytes that end a character packed by a row looked up by
+///     their 8 bits, and stored whole (8 units; the next store overwrites those past the
+///     packed ones)
+/// the 8 units after the block's last are loaded before the first store and stored back
+///     after the last, so that nothing past the written units changes
+/// ```
+///
+/// # Safety
+/// - The ISA of `V` is enabled in the caller.
+/// - `v` are the `BLOCK / LANES` vectors of the block's 64 bytes, valid UTF-8 from a character
+///   boundary with no 4-byte character, and `ends` their character ends, at most 56.
+/// - `d` is valid for reading and writing 64 units.
+#[inline(always)]
+unsafe fn mixed_block<V: TranscodeVector>(v: &[V; 4], ends: u64, d: *mut u16) -> usize {
+    let vectors = BLOCK / V::LANES;
+    let units = ends.count_ones() as usize;
+    debug_assert!(units <= BLOCK - 8);
+    let (rows, counts) = &COMPACT_ROWS;
+    // SAFETY: register operations and the table rows; the load and store of the 8 units at
+    // `units` are inside `d`'s 64 (`units <= 56`); a group of 8 bytes at `at` is stored at `w`,
+    // `w <= at` (a unit per byte at most), as 8 units: `w + 8 <= at + 8 <= 64`. ISA enabled
+    // per contract.
+    unsafe {
+        let after = V::Lane::load(d.add(units).cast());
+        let mut prev = V::splat(0);
+        let mut w = 0;
+        for (i, &cur) in v.iter().enumerate().take(vectors) {
+            let (p1, p2) = (cur.prev1(prev), cur.prev2(prev));
+            prev = cur;
+            // Two bytes before is not a 3-byte lead (0xE0..0xEF; no 4-byte leads here).
+            let not_three = p2.saturating_sub(V::splat(0xDF)).eq8(V::splat(0));
+            let zero = V::splat(0);
+            let mid =
+                p1.saturating_sub(V::splat(0xC0))
+                    .or(V::select(not_three, zero, p1.and(V::splat(0x3F))));
+            // Byte shifts as u16 ones, masked (the bits from the other byte cleared).
+            let lead3 = V::select(not_three, zero, p2.shl16::<4>().and(V::splat(0xF0)));
+            let low = cur.and(V::splat(0x7F)).or(mid.shl16::<6>().and(V::splat(0xC0)));
+            let high = mid.shr16::<2>().and(V::splat(0x0F)).or(lead3);
+            for j in 0..V::LANES / 16 {
+                let pair = low.lane(j).zip8(high.lane(j));
+                for (k, u) in pair.iter().enumerate() {
+                    let at = i * V::LANES + 16 * j + 8 * k;
+                    let m = ((ends >> at) & 0xFF) as usize;
+                    u.shuffle(&rows[m][0]).store(d.add(w).cast());
+                    w += usize::from(counts[m]);
+                }
+            }
+        }
+        after.store(d.add(units).cast());
+        units
+    }
+}
+
+/// Whether a validated block with continuation bytes `cont` and character ends `ends` (as
+/// [`blocks`] computes them) goes to [`mixed_block`]: it has 3-byte characters (two
+/// continuation bytes in a row, after which the character ends: `long << 1`), no 4-byte ones
+/// (three in a row), some of 1 or 2 bytes (blocks of 3-byte characters only cost less in the
+/// steps of 4 and 8 of them), and at most 56 characters.
+#[inline(always)]
+fn is_mixed(cont: u64, ends: u64) -> bool {
+    let long = cont & (cont >> 1);
+    long != 0
+        && long & (cont >> 2) == 0
+        && ends & !(long << 1) != 0
+        && ends.count_ones() as usize <= BLOCK - 8
+}
+
 /// The loop of [`two_byte_block`]s from the character boundary `read`, while 64 bytes and 64
 /// units are left: `(read, written, sparse)`, `sparse` after a block with at most
 /// [`SPARSE_MAX`] 2-byte characters (the sparse loop goes on from there), else it stopped at
@@ -981,7 +1062,15 @@ pub(crate) unsafe fn blocks<V: TranscodeVector>(
             // `w <= pos` (a unit per byte at most), so every store below ends at or before unit
             // `pos + 16 <= 64` of the block: inside `dst`.
             let (mut pos, mut w) = (0, 0);
-            while pos + 16 <= BLOCK {
+            let mixed = V::MIXED_BLOCKS && is_mixed(cont, ends);
+            if mixed {
+                // SAFETY: the block is valid from a character boundary (`read`), with no 4-byte
+                // characters and at most 56 characters ([`is_mixed`]); 64 units at `d`.
+                w = unsafe { mixed_block(&v, ends, d) };
+                // After its last whole character.
+                pos = BLOCK - ends.leading_zeros() as usize;
+            }
+            while !mixed && pos + 16 <= BLOCK {
                 let m = ends >> pos;
                 // SAFETY: `pos + 16 <= 64`: 16 bytes inside the block; ISA enabled per contract.
                 let lane = unsafe { V::Lane::load(p.add(pos)) };
