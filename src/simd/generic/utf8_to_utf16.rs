@@ -17,6 +17,10 @@
 //!         an error: stop
 //!     ends = bit i set if byte i+1 is not a continuation byte (byte i ends a character);
 //!            bit 63 from the last bytes (it ends a character if that character is whole)
+//!     3-byte characters among 1-2-byte ones, no 4-byte ones, at most 56 characters (Korean,
+//!         CJK among ASCII; AVX2 and NEON, `MIXED_BLOCKS`): the whole block at once
+//!         (`mixed_block`: a unit per byte from it and the two before it, the units of the
+//!         bytes that end a character packed 8 at a time); else
 //!     pos = 0; while pos <= 48 (16 bytes loadable inside the block):
 //!         16 bits of ends all set: 16 ASCII bytes, widened
 //!         ends = 1010...10: 8 two-byte characters: swap each pair, assemble 8 units
@@ -47,8 +51,11 @@
 //! boundary, greedily, as the scalar kernel does; both stop while 64 units
 //! still fit, so every character it converts also fits (a step writes at most one unit per
 //! byte it reads). The scalar kernel, stateless at character boundaries, then gives the same
-//! `(read, written)` and output as if it had done all of it. Every store is exactly as long
-//! as the units it holds: nothing past `written` changes.
+//! `(read, written)` and output as if it had done all of it. Nothing past `written` changes:
+//! every store is exactly as long as the units it holds, but within a block of 1-2-byte
+//! characters (whose last stores are exact) and a mixed block (whose 8 units after its last
+//! are loaded before and stored back after), where a store's units past its own are the next
+//! store's.
 
 use super::super::scalar;
 use super::super::vector::Vector;
