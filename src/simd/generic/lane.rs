@@ -29,11 +29,6 @@ pub(crate) trait TranscodeVector: Utf8Vector + Vector<Mask = Self> {
     /// `letters` there): NEON German 1.25 -> 1.00 instructions a byte, Russian the same;
     /// AVX2 German -2.6%, but Russian +2% and Chinese +3.8% (the test after every ASCII run).
     const UTF16_LETTERS: bool;
-    /// Whether the block loop of `utf8_to_utf16` converts a block of 1-3-byte characters with
-    /// some 3-byte ones (Korean, CJK among ASCII) all at once (`mixed_block`: a unit per byte,
-    /// those that end a character packed 8 at a time), rather than in steps of 3 to 8
-    /// characters looked up by where they end.
-    const MIXED_BLOCKS: bool;
 
     /// Loads `LANES` bytes of UTF-16 (big-endian if `be`) as `LANES / 2` units, little-endian.
     ///

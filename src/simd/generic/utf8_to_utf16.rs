@@ -18,7 +18,7 @@
 //!     ends = bit i set if byte i+1 is not a continuation byte (byte i ends a character);
 //!            bit 63 from the last bytes (it ends a character if that character is whole)
 //!     3-byte characters among 1-2-byte ones, no 4-byte ones, at most 56 characters (Korean,
-//!         CJK among ASCII; AVX2 and NEON, `MIXED_BLOCKS`): the whole block at once
+//!         CJK among ASCII): the whole block at once
 //!         (`mixed_block`: a unit per byte from it and the two before it, the units of the
 //!         bytes that end a character packed 8 at a time); else
 //!     pos = 0; while pos <= 48 (16 bytes loadable inside the block):
@@ -904,15 +904,8 @@ unsafe fn sparse<V: TranscodeVector>(
 /// The ISA of `V` is enabled in the caller.
 #[inline(always)]
 pub(crate) unsafe fn utf8_to_utf16<V: TranscodeVector>(src: &[u8], dst: &mut [u16]) -> (usize, usize) {
-    if src.len() < BLOCK || dst.len() < BLOCK {
-        // Short inputs: the scalar kernel at once, before the loops' set-up (20 instructions a
-        // call at AVX2 on 16-byte inputs, 4%), in a function of its own: with the loops in
-        // it, the registers they keep were saved before the test (NEON: 24 instructions a
-        // call, 6% of 16-byte pieces).
-        return scalar::utf8_to_utf16(src, dst);
-    }
     // SAFETY: ISA enabled per contract.
-    unsafe { V::utf8_to_utf16_long(src, dst, false) }
+    unsafe { entry::<V>(src, dst, false) }
 }
 
 /// [`utf8_to_utf16`] for a caller that converts in stages, each into an output of its own,
@@ -927,11 +920,25 @@ pub(crate) unsafe fn utf8_to_utf16<V: TranscodeVector>(src: &[u8], dst: &mut [u1
 /// The ISA of `V` is enabled in the caller.
 #[inline(always)]
 pub(crate) unsafe fn utf8_to_utf16_stage<V: TranscodeVector>(src: &[u8], dst: &mut [u16]) -> (usize, usize) {
+    // SAFETY: ISA enabled per contract.
+    unsafe { entry::<V>(src, dst, true) }
+}
+
+/// The entry points' shared body: [`utf8_to_utf16_stage`] if `stage`.
+///
+/// # Safety
+/// The ISA of `V` is enabled in the caller.
+#[inline(always)]
+unsafe fn entry<V: TranscodeVector>(src: &[u8], dst: &mut [u16], stage: bool) -> (usize, usize) {
     if src.len() < BLOCK || dst.len() < BLOCK {
+        // Short inputs: the scalar kernel at once, before the loops' set-up (20 instructions a
+        // call at AVX2 on 16-byte inputs, 4%), in a function of its own: with the loops in
+        // it, the registers they keep were saved before the test (NEON: 24 instructions a
+        // call, 6% of 16-byte pieces).
         return scalar::utf8_to_utf16(src, dst);
     }
     // SAFETY: ISA enabled per contract.
-    unsafe { V::utf8_to_utf16_long(src, dst, true) }
+    unsafe { V::utf8_to_utf16_long(src, dst, stage) }
 }
 
 /// [`utf8_to_utf16`] for inputs and outputs of a block or more, [`utf8_to_utf16_stage`] if
@@ -1069,7 +1076,7 @@ pub(crate) unsafe fn blocks<V: TranscodeVector>(
             // `w <= pos` (a unit per byte at most), so every store below ends at or before unit
             // `pos + 16 <= 64` of the block: inside `dst`.
             let (mut pos, mut w) = (0, 0);
-            let mixed = V::MIXED_BLOCKS && is_mixed(cont, ends);
+            let mixed = is_mixed(cont, ends);
             if mixed {
                 // SAFETY: the block is valid from a character boundary (`read`), with no 4-byte
                 // characters and at most 56 characters ([`is_mixed`]); 64 units at `d`.

@@ -378,7 +378,6 @@ unsafe fn bytes_from(v: uint8x16_t, s: usize) -> u32 {
 impl TranscodeVector for uint8x16_t {
     type Lane = uint8x16_t;
     const UTF16_LETTERS: bool = true;
-    const MIXED_BLOCKS: bool = true;
 
     #[inline(always)]
     unsafe fn load_units(src: *const u8, be: bool) -> Self {

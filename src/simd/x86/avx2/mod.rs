@@ -486,7 +486,6 @@ super::entry_points!(avx2, __m256i, {
 impl TranscodeVector for __m256i {
     type Lane = Xmm;
     const UTF16_LETTERS: bool = false;
-    const MIXED_BLOCKS: bool = true;
 
     #[inline(always)]
     unsafe fn load_units(src: *const u8, be: bool) -> Self {
