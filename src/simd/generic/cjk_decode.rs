@@ -21,6 +21,9 @@
 //!     output, per input byte: UTF-16: the byte (ASCII), its pair's code point (leads),
 //!     nothing (trails); UTF-8: the byte (ASCII), the first two bytes of its pair's code
 //!     point (leads), the last one (trails); compacted by table shuffles
+//!     after a block of pairs only (a lead at every even byte) and at a level with
+//!     `CjkPairRuns` (NEON): steps of PAIRS bytes while every even byte leads a pair and
+//!     every odd one trails it (their code points plain), each written exactly
 //! a block that stopped: the scalar kernel, to the first character boundary from the
 //!     block's end; the kernel stops if it stopped before, and goes on otherwise
 //! the scalar kernel finishes
@@ -163,6 +166,43 @@ pub(crate) trait CjkDecodeVector: Vector {
     unsafe fn put_utf16(self, d: &Self::Decoded, leads: u64, kept: u64, out: *mut u16);
 }
 
+/// Runs of pairs at a level that decodes them in steps of its own beyond its blocks (NEON,
+/// whose blocks are 16 bytes): dense CJK text goes on from a block of pairs in such steps,
+/// without a block's bookkeeping. (At AVX2, whose blocks are 32 bytes with a path of their
+/// own for sixteen pairs, the run's state beside the block loop's cost more than it saved:
+/// `docs/decisions.md`, "Runs of pairs".)
+pub(crate) trait CjkPairRuns: CjkDecodeVector {
+    /// Input bytes of a step: even, 16 to 64.
+    const PAIRS: usize;
+    /// The code points of a step's pairs.
+    type Pairs: Copy;
+    /// The code points of the `PAIRS / 2` byte pairs at `src` if every even byte leads a pair
+    /// and every odd one trails it, each pointer below the index's limit and each code point
+    /// plain from `MIN` (0x80 or 0x800); else `None`.
+    ///
+    /// # Safety
+    /// - The ISA is enabled in the caller.
+    /// - `src` is valid for reading `PAIRS` bytes; `t` was loaded from `tables`.
+    unsafe fn pairs<const MIN: u32>(
+        src: *const u8,
+        t: &Self::Tables,
+        tables: &PairTables,
+    ) -> Option<Self::Pairs>;
+    /// Writes the UTF-8 of pairs from [`CjkPairRuns::pairs`] (with `MIN` 0x800): exactly
+    /// `3 * PAIRS / 2` bytes.
+    ///
+    /// # Safety
+    /// - The ISA is enabled in the caller.
+    /// - `out` is valid for writing `3 * PAIRS / 2` bytes.
+    unsafe fn put_pairs_utf8(p: &Self::Pairs, out: *mut u8);
+    /// Writes the UTF-16 of pairs from [`CjkPairRuns::pairs`]: exactly `PAIRS / 2` units.
+    ///
+    /// # Safety
+    /// - The ISA is enabled in the caller.
+    /// - `out` is valid for writing `PAIRS / 2` units.
+    unsafe fn put_pairs_utf16(p: &Self::Pairs, out: *mut u16);
+}
+
 /// One checked block: its bytes, its leads and kept bytes (not trails, not past `read`),
 /// and its code points (`None`: all ASCII).
 #[derive(Clone, Copy)]
@@ -257,12 +297,19 @@ pub(crate) trait Checked: Copy {
     fn read(&self) -> usize;
     /// Whether it is all ASCII (then its output is exactly its bytes, one unit each).
     fn ascii(&self) -> bool;
+    /// Whether it is all pairs, each at an even byte (dense CJK text: a run of pairs may
+    /// follow).
+    fn pairs(&self) -> bool;
 }
 
 impl<V: CjkDecodeVector> Checked for Block<V> {
     #[inline(always)]
     fn read(&self) -> usize {
         self.read
+    }
+    #[inline(always)]
+    fn pairs(&self) -> bool {
+        self.decoded.is_some() && self.leads == even(V::BITS) & all::<V>()
     }
     #[inline(always)]
     fn ascii(&self) -> bool {
@@ -301,28 +348,33 @@ unsafe fn ascii_run<V: CjkDecodeVector, T>(src: &[u8], dst: &mut [T], put: impl 
 /// be written over what they leave after the end) or exactly. A block it cannot decode
 /// goes to the scalar kernel `tail`, up to its end: if that stops inside it, so does the
 /// kernel; otherwise the loop goes on after it. After an ASCII block, `ascii` copies the
-/// run of ASCII that goes on from there (exactly: its length in bytes and units). `tail`
-/// finishes.
+/// run of ASCII that goes on from there (exactly: its length in bytes and units). After a
+/// block of pairs (if `K::RUNS`), `pairs` decodes the run of pairs that may go on from there,
+/// `step` bytes at a time, each step's `step_len` units written exactly by `put_pairs`.
+/// `tail` finishes.
 ///
 /// # Safety
-/// - `check` may be called with a pointer valid for reading `lanes` bytes.
+/// - `check` may be called with a pointer valid for reading `lanes` bytes, `pairs` with one
+///   valid for reading `step` bytes (only if `K::RUNS`).
 /// - `put` writes `len(block)` units at the position it is given and, with `true`, at most
 ///   `room` units; with `true` it leaves at most 16 bytes after them changed, and it writes
 ///   16 bytes or more from the start of every block.
+/// - `put_pairs` writes `step_len` units, 16 bytes or more, at the position it is given.
 /// - `room` is at most 64.
 #[inline(always)]
-pub(crate) unsafe fn pair_blocks<B: Checked, T: Copy>(
+pub(crate) unsafe fn pair_blocks<B: Checked, K: Runs, P, T: Copy>(
     src: &[u8],
     tables: &PairTables,
     dst: &mut [T],
     (lanes, room): (usize, usize),
     tail: ScalarPairs<T>,
-    check: impl Fn(*const u8) -> Option<B>,
-    (len, put, ascii): (
+    (check, len, put, ascii): (
+        impl Fn(*const u8) -> Option<B>,
         impl Fn(&B) -> usize,
         impl Fn(&B, *mut T, bool),
         impl Fn(&[u8], &mut [T]) -> usize,
     ),
+    (step, step_len, pairs, put_pairs): (usize, usize, impl Fn(*const u8) -> Option<P>, impl Fn(&P, *mut T)),
 ) -> (usize, usize) {
     let (mut read, mut written) = (0, 0);
     let (src_len, dst_len) = (src.len(), dst.len());
@@ -332,6 +384,35 @@ pub(crate) unsafe fn pair_blocks<B: Checked, T: Copy>(
         let (r, w) = pending
             .as_ref()
             .map_or((read, written), |b| (read + b.read(), written + len(b)));
+        let steps = |r: usize, w: usize| r + step <= src_len && w + step_len <= dst_len;
+        if K::RUNS
+            && let Some(b) = pending
+            && b.pairs()
+            && steps(r, w)
+            // SAFETY: `r + step <= src.len()` (the contract on `pairs`).
+            && let Some(mut p) = pairs(src.as_ptr().wrapping_add(r))
+        {
+            // After a block of pairs, a run of them: the block whole (the garbage after it
+            // is overwritten by the step's 16 bytes or more), then the run's steps, each
+            // exactly.
+            put(&b, dst[written..].as_mut_ptr(), true);
+            (read, written) = (r, w);
+            loop {
+                put_pairs(&p, dst[written..].as_mut_ptr());
+                read += step;
+                written += step_len;
+                if !steps(read, written) {
+                    break;
+                }
+                // SAFETY: `read + step <= src.len()` (`steps`).
+                match pairs(src.as_ptr().wrapping_add(read)) {
+                    Some(next) => p = next,
+                    None => break,
+                }
+            }
+            pending = None;
+            continue;
+        }
         let whole = r + lanes <= src_len && w + room <= dst_len;
         // SAFETY: `r + lanes <= src.len()` (the contract on `check`).
         let next = if whole {
@@ -378,6 +459,88 @@ pub(crate) unsafe fn pair_blocks<B: Checked, T: Copy>(
     (read + r, written + w)
 }
 
+/// Whether the pair kernels look for runs of pairs (a type, so that a kernel without them is
+/// compiled without their branch).
+pub(crate) trait Runs {
+    /// Whether they do.
+    const RUNS: bool;
+}
+
+impl Runs for Steps {
+    const RUNS: bool = true;
+}
+
+impl Runs for NoRuns {
+    const RUNS: bool = false;
+}
+
+/// How a level decodes runs of pairs: in steps ([`Steps`], its [`CjkPairRuns`]) or not at all
+/// ([`NoRuns`]).
+pub(crate) trait RunsOf<V: CjkDecodeVector>: Runs {
+    /// Input bytes of a step.
+    const PAIRS: usize;
+    /// A step's code points.
+    type Pairs: Copy;
+    /// As [`CjkPairRuns::pairs`].
+    ///
+    /// # Safety
+    /// As [`CjkPairRuns::pairs`].
+    unsafe fn pairs<const MIN: u32>(
+        src: *const u8,
+        t: &V::Tables,
+        tables: &PairTables,
+    ) -> Option<Self::Pairs>;
+    /// As [`CjkPairRuns::put_pairs_utf8`].
+    ///
+    /// # Safety
+    /// As [`CjkPairRuns::put_pairs_utf8`].
+    unsafe fn put_utf8(p: &Self::Pairs, out: *mut u8);
+    /// As [`CjkPairRuns::put_pairs_utf16`].
+    ///
+    /// # Safety
+    /// As [`CjkPairRuns::put_pairs_utf16`].
+    unsafe fn put_utf16(p: &Self::Pairs, out: *mut u16);
+}
+
+/// Runs of pairs in the steps of the level's [`CjkPairRuns`].
+pub(crate) struct Steps;
+
+impl<V: CjkPairRuns> RunsOf<V> for Steps {
+    const PAIRS: usize = V::PAIRS;
+    type Pairs = V::Pairs;
+    #[inline(always)]
+    unsafe fn pairs<const MIN: u32>(src: *const u8, t: &V::Tables, tables: &PairTables) -> Option<V::Pairs> {
+        // SAFETY: the same contract.
+        unsafe { V::pairs::<MIN>(src, t, tables) }
+    }
+    #[inline(always)]
+    unsafe fn put_utf8(p: &V::Pairs, out: *mut u8) {
+        // SAFETY: the same contract.
+        unsafe { V::put_pairs_utf8(p, out) }
+    }
+    #[inline(always)]
+    unsafe fn put_utf16(p: &V::Pairs, out: *mut u16) {
+        // SAFETY: the same contract.
+        unsafe { V::put_pairs_utf16(p, out) }
+    }
+}
+
+/// No runs of pairs: a block at a time throughout.
+pub(crate) struct NoRuns;
+
+impl<V: CjkDecodeVector> RunsOf<V> for NoRuns {
+    const PAIRS: usize = 0;
+    type Pairs = ();
+    #[inline(always)]
+    unsafe fn pairs<const MIN: u32>(_: *const u8, _: &V::Tables, _: &PairTables) -> Option<()> {
+        None
+    }
+    #[inline(always)]
+    unsafe fn put_utf8(_: &(), _: *mut u8) {}
+    #[inline(always)]
+    unsafe fn put_utf16(_: &(), _: *mut u16) {}
+}
+
 /// Writes `n` units through a buffer: `put` writes at most 64 units at the start of the
 /// buffer, of which the first `n` are copied to `out`.
 ///
@@ -394,10 +557,40 @@ pub(crate) unsafe fn exactly<T: Copy + Default>(out: *mut T, n: usize, put: impl
     unsafe { ptr::copy_nonoverlapping(buf.as_ptr(), out, n) }
 }
 
+/// The pair kernel to UTF-8, a block at a time.
+///
+/// # Safety
+/// The ISA of `V` is enabled in the caller.
+#[cfg_attr(target_arch = "aarch64", allow(dead_code))]
+#[inline(always)]
+pub(crate) unsafe fn to_utf8<V: CjkDecodeVector>(
+    src: &[u8],
+    tables: &PairTables,
+    dst: &mut OutBytes,
+) -> (usize, usize) {
+    // SAFETY: the same contract.
+    unsafe { utf8_by::<V, NoRuns>(src, tables, dst) }
+}
+
+/// The pair kernel to UTF-8, with runs of pairs in the level's steps.
+///
+/// # Safety
+/// The ISA of `V` is enabled in the caller.
+#[cfg_attr(not(target_arch = "aarch64"), allow(dead_code))]
+#[inline(always)]
+pub(crate) unsafe fn to_utf8_runs<V: CjkPairRuns>(
+    src: &[u8],
+    tables: &PairTables,
+    dst: &mut OutBytes,
+) -> (usize, usize) {
+    // SAFETY: the same contract.
+    unsafe { utf8_by::<V, Steps>(src, tables, dst) }
+}
+
 /// # Safety
 /// The ISA of `V` is enabled in the caller.
 #[inline(always)]
-pub(crate) unsafe fn to_utf8<V: CjkDecodeVector>(
+unsafe fn utf8_by<V: CjkDecodeVector, R: RunsOf<V>>(
     src: &[u8],
     tables: &PairTables,
     dst: &mut OutBytes,
@@ -411,16 +604,18 @@ pub(crate) unsafe fn to_utf8<V: CjkDecodeVector>(
     // SAFETY: `check` reads `LANES` bytes where `pair_blocks` says it may; `put` writes as
     // that requires: an ASCII block's `LANES` bytes (the first 16 at least), a decoded one
     // whole (`put_utf8`: at most `ROOM8`, starting with a store of 16) or exactly its
-    // `utf8_len` through the buffer; the ISA per the contract.
+    // `utf8_len` through the buffer; `pairs` reads `PAIRS` bytes where it may, and
+    // `put_pairs_utf8` writes `3 * PAIRS / 2` bytes exactly (16 or more: `PAIRS` is at least
+    // 16 at every level); the ISA per the contract.
     unsafe {
-        pair_blocks::<Block<V>, MaybeUninit<u8>>(
+        pair_blocks::<Block<V>, R, R::Pairs, MaybeUninit<u8>>(
             src,
             tables,
             dst,
             (V::LANES, V::ROOM8),
             tail,
-            |at| block::<V, 0x800>(at, &t, tables),
             (
+                |at| block::<V, 0x800>(at, &t, tables),
                 Block::utf8_len,
                 |b, out, whole| {
                     let out = out.cast::<u8>();
@@ -432,14 +627,50 @@ pub(crate) unsafe fn to_utf8<V: CjkDecodeVector>(
                 },
                 |src, dst| ascii_run::<V, _>(src, dst, |v, out| v.store(out.cast())),
             ),
+            (
+                R::PAIRS,
+                3 * R::PAIRS / 2,
+                |at| R::pairs::<0x800>(at, &t, tables),
+                |p, out| R::put_utf8(p, out.cast()),
+            ),
         )
     }
+}
+
+/// The pair kernel to UTF-16, a block at a time.
+///
+/// # Safety
+/// The ISA of `V` is enabled in the caller.
+#[cfg_attr(target_arch = "aarch64", allow(dead_code))]
+#[inline(always)]
+pub(crate) unsafe fn to_utf16<V: CjkDecodeVector>(
+    src: &[u8],
+    tables: &PairTables,
+    dst: &mut [u16],
+) -> (usize, usize) {
+    // SAFETY: the same contract.
+    unsafe { utf16_by::<V, NoRuns>(src, tables, dst) }
+}
+
+/// The pair kernel to UTF-16, with runs of pairs in the level's steps.
+///
+/// # Safety
+/// The ISA of `V` is enabled in the caller.
+#[cfg_attr(not(target_arch = "aarch64"), allow(dead_code))]
+#[inline(always)]
+pub(crate) unsafe fn to_utf16_runs<V: CjkPairRuns>(
+    src: &[u8],
+    tables: &PairTables,
+    dst: &mut [u16],
+) -> (usize, usize) {
+    // SAFETY: the same contract.
+    unsafe { utf16_by::<V, Steps>(src, tables, dst) }
 }
 
 /// # Safety
 /// The ISA of `V` is enabled in the caller.
 #[inline(always)]
-pub(crate) unsafe fn to_utf16<V: CjkDecodeVector>(
+unsafe fn utf16_by<V: CjkDecodeVector, R: RunsOf<V>>(
     src: &[u8],
     tables: &PairTables,
     dst: &mut [u16],
@@ -451,16 +682,16 @@ pub(crate) unsafe fn to_utf16<V: CjkDecodeVector>(
     // SAFETY: the ISA per the contract; `supports` checked above.
     let t = unsafe { V::load_tables(tables) };
     // SAFETY: as in `to_utf8`, in units (`put_utf16`: at most `ROOM16`, starting with a
-    // store of 8 units).
+    // store of 8 units; `put_pairs_utf16`: `PAIRS / 2` units exactly, 16 bytes or more).
     unsafe {
-        pair_blocks::<Block<V>, u16>(
+        pair_blocks::<Block<V>, R, R::Pairs, u16>(
             src,
             tables,
             dst,
             (V::LANES, V::ROOM16),
             tail,
-            |at| block::<V, 0x80>(at, &t, tables),
             (
+                |at| block::<V, 0x80>(at, &t, tables),
                 Block::utf16_len,
                 |b, out, whole| match &b.decoded {
                     None => b.v.widen_store(out),
@@ -468,6 +699,12 @@ pub(crate) unsafe fn to_utf16<V: CjkDecodeVector>(
                     Some(d) => exactly(out, b.utf16_len(), |buf| b.v.put_utf16(d, b.leads, b.kept, buf)),
                 },
                 |src, dst| ascii_run::<V, _>(src, dst, |v, out| v.widen_store(out)),
+            ),
+            (
+                R::PAIRS,
+                R::PAIRS / 2,
+                |at| R::pairs::<0x80>(at, &t, tables),
+                |p, out| R::put_utf16(p, out),
             ),
         )
     }

@@ -280,14 +280,111 @@ impl CjkDecodeVector for uint8x16_t {
     }
 }
 
+impl cjk_decode::CjkPairRuns for uint8x16_t {
+    // Sixteen pairs, their leads and trails apart (`ld2`).
+    const PAIRS: usize = 32;
+    /// Pairs 0..8 and 8..16.
+    type Pairs = [uint16x8_t; 2];
+
+    #[inline(always)]
+    unsafe fn pairs<const MIN: u32>(src: *const u8, t: &Tables, _: &PairTables) -> Option<[uint16x8_t; 2]> {
+        // SAFETY: `ld2` reads the 32 bytes at `src` (the contract); register operations; the
+        // lane loads read `t.index[i]` with `i` clamped to `t.last`, below the index's length
+        // (`load_tables`).
+        unsafe {
+            let uint8x16x2_t(lead, trail) = vld2q_u8(src);
+            // As `classify`: rows plus one of the leads, columns of the trails (0xFF: not one).
+            let x = veorq_u8(lead, vdupq_n_u8(0x80));
+            let rows = vqtbx4q_u8(vqtbl4q_u8(t.row, x), t.row_high, vsubq_u8(x, vdupq_n_u8(64)));
+            let y = veorq_u8(trail, vdupq_n_u8(0x80));
+            let cols = vqtbx4q_u8(
+                vqtbx4q_u8(
+                    vqtbx4q_u8(vdupq_n_u8(0xFF), t.col[0], vsubq_u8(trail, vdupq_n_u8(64))),
+                    t.col[1],
+                    y,
+                ),
+                t.col[2],
+                vsubq_u8(y, vdupq_n_u8(64)),
+            );
+            if vmaxvq_u8(vorrq_u8(vceqzq_u8(rows), vceqq_u8(cols, vdupq_n_u8(0xFF)))) != 0 {
+                return None;
+            }
+            let rows = vsubq_u8(rows, vdupq_n_u8(1));
+            let pointers = [
+                vmlal_u8(vmovl_u8(vget_low_u8(cols)), vget_low_u8(rows), t.row_len),
+                vmlal_u8(vmovl_high_u8(cols), vget_high_u8(rows), t.row_len),
+            ];
+            let base = t.index.as_ptr();
+            let mut cp = [vdupq_n_u16(0); 2];
+            let mut bad = vdupq_n_u16(0);
+            for (cp, pointer) in cp.iter_mut().zip(pointers) {
+                let clamped = vminq_u16(pointer, t.last);
+                let mut at = [0u16; 8];
+                vst1q_u16(at.as_mut_ptr(), clamped);
+                *cp = vld1q_lane_u16::<0>(base.add(usize::from(at[0])), *cp);
+                *cp = vld1q_lane_u16::<1>(base.add(usize::from(at[1])), *cp);
+                *cp = vld1q_lane_u16::<2>(base.add(usize::from(at[2])), *cp);
+                *cp = vld1q_lane_u16::<3>(base.add(usize::from(at[3])), *cp);
+                *cp = vld1q_lane_u16::<4>(base.add(usize::from(at[4])), *cp);
+                *cp = vld1q_lane_u16::<5>(base.add(usize::from(at[5])), *cp);
+                *cp = vld1q_lane_u16::<6>(base.add(usize::from(at[6])), *cp);
+                *cp = vld1q_lane_u16::<7>(base.add(usize::from(at[7])), *cp);
+                // Above the limit, below MIN (0: none included) or a surrogate.
+                let surrogate = vceqq_u16(vandq_u16(*cp, vdupq_n_u16(0xF800)), vdupq_n_u16(0xD800));
+                bad = vorrq_u16(
+                    bad,
+                    vorrq_u16(
+                        vcgtq_u16(pointer, t.last),
+                        vorrq_u16(vcltq_u16(*cp, vdupq_n_u16(MIN as u16)), surrogate),
+                    ),
+                );
+            }
+            (vmaxvq_u16(bad) == 0).then_some(cp)
+        }
+    }
+
+    #[inline(always)]
+    unsafe fn put_pairs_utf8(p: &[uint16x8_t; 2], out: *mut u8) {
+        // SAFETY: register operations; `st3` writes the 48 bytes at `out` (the contract).
+        unsafe {
+            let [lo, hi] = *p;
+            let low6 = vdupq_n_u8(0x3F);
+            let b0 = vorrq_u8(
+                vshrq_n_u8::<4>(vshrn_high_n_u16::<8>(vshrn_n_u16::<8>(lo), hi)),
+                vdupq_n_u8(0xE0),
+            );
+            let b1 = vbslq_u8(
+                low6,
+                vshrn_high_n_u16::<6>(vshrn_n_u16::<6>(lo), hi),
+                vdupq_n_u8(0x80),
+            );
+            let b2 = vbslq_u8(
+                low6,
+                vuzp1q_u8(vreinterpretq_u8_u16(lo), vreinterpretq_u8_u16(hi)),
+                vdupq_n_u8(0x80),
+            );
+            vst3q_u8(out, uint8x16x3_t(b0, b1, b2));
+        }
+    }
+
+    #[inline(always)]
+    unsafe fn put_pairs_utf16(p: &[uint16x8_t; 2], out: *mut u16) {
+        // SAFETY: the two stores write the 16 units at `out` (the contract).
+        unsafe {
+            vst1q_u16(out, p[0]);
+            vst1q_u16(out.add(8), p[1]);
+        }
+    }
+}
+
 pub(crate) fn cjk_to_utf8(src: &[u8], tables: &PairTables, dst: &mut OutBytes) -> (usize, usize) {
     // SAFETY: NEON is part of the aarch64 baseline, which is all the generic kernel requires.
-    unsafe { cjk_decode::to_utf8::<uint8x16_t>(src, tables, dst) }
+    unsafe { cjk_decode::to_utf8_runs::<uint8x16_t>(src, tables, dst) }
 }
 
 pub(crate) fn cjk_to_utf16(src: &[u8], tables: &PairTables, dst: &mut [u16]) -> (usize, usize) {
     // SAFETY: as `cjk_to_utf8`.
-    unsafe { cjk_decode::to_utf16::<uint8x16_t>(src, tables, dst) }
+    unsafe { cjk_decode::to_utf16_runs::<uint8x16_t>(src, tables, dst) }
 }
 
 /// The encoder's pages in registers, the blocks' limit and the declined ranges in use.
