@@ -164,7 +164,6 @@ pub fn single_byte_legacy_tables(encoding: &'static crate::Encoding) -> Option<L
         crate::encoding::Kind::SingleByte(t) => Some(LegacyTables(EncodeTables {
             pages: t.enc_pages,
             blocks: crate::simd::Lookup::U8(t.enc_blocks),
-            declined: [(0xFFFF, 0); 5],
             latin1_from: t.latin1_from,
         })),
         _ => None,

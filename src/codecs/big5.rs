@@ -272,7 +272,6 @@ static ENC_BYTES: [u16; BIG5_ENC_BLOCKS.len()] =
 pub(crate) static ENC_TABLES: EncodeTables = EncodeTables {
     pages: &BIG5_ENC_PAGES,
     blocks: Lookup::U16(&ENC_BYTES),
-    declined: [(0xFFFF, 0); 5],
     latin1_from: 0,
 };
 

@@ -438,32 +438,29 @@ pub(crate) struct Gb18030Encoder {
 
 /// The bytes of each code point with an index gb18030 pointer, in the pages of
 /// `GB18030_ENC_PAGES`.
-static ENC_BYTES: [u16; GB18030_ENC_BLOCKS.len()] =
-    runs::pointer_bytes(&GB18030_ENC_BLOCKS, runs::PointerBytes::Gb18030);
-/// The encode run's lookup for the vector kernels: `ENC_BYTES` less what the run's closure
-/// declines.
+/// Without bytes for the code points the state machine takes (`DECLINED`).
+static ENC_BYTES: [u16; GB18030_ENC_BLOCKS.len()] = runs::without(
+    runs::pointer_bytes(&GB18030_ENC_BLOCKS, runs::PointerBytes::Gb18030),
+    &GB18030_ENC_PAGES,
+    &DECLINED,
+);
+/// The encode run's lookup for the vector kernels: `ENC_BYTES`.
 pub(crate) static ENC_TABLES: EncodeTables = EncodeTables {
     pages: &GB18030_ENC_PAGES,
     blocks: Lookup::U16(&ENC_BYTES),
-    declined: [
-        (0x20AC, 0x20AC),
-        (0xE5E5, 0xE864),
-        (0xFFFF, 0),
-        (0xFFFF, 0),
-        (0xFFFF, 0),
-    ],
     latin1_from: 0,
 };
+/// The code points the state machine takes: U+20AC (GBK's 0x80) and the private use code
+/// points around U+E5E5 and those of the GB18030-2022 table (steps 3–5).
+const DECLINED: [(u16, u16); 2] = [(0x20AC, 0x20AC), (0xE5E5, 0xE864)];
 
 /// The encode run's lookup: the two bytes of `c` (`lead << 8 | trail`), or 0 for what the
 /// state machine takes (U+20AC, which GBK encodes as 0x80; the PUA code points of the
 /// four-byte ranges; everything without a two-byte pointer).
 #[inline(always)]
 pub(crate) fn run_bytes(c: u32) -> u16 {
-    match c {
-        0x20AC | 0xE5E5..=0xE864 => 0,
-        _ => paged(&GB18030_ENC_PAGES, &ENC_BYTES, c),
-    }
+    // `ENC_BYTES` has none for `DECLINED` (tested).
+    paged(&GB18030_ENC_PAGES, &ENC_BYTES, c)
 }
 
 impl Gb18030Encoder {
@@ -612,6 +609,37 @@ mod tests {
     };
     use crate::results::Status;
     use crate::{GB18030, GBK};
+
+    /// The encode run and the vector kernels rely on it: the code points the state machine
+    /// takes have no bytes in `ENC_BYTES`, and every other one has those of its pointer.
+    #[test]
+    fn declined_code_points_and_only_they_lose_their_bytes() {
+        let all = crate::codecs::runs::pointer_bytes(
+            &crate::tables::gb18030::GB18030_ENC_BLOCKS,
+            crate::codecs::runs::PointerBytes::Gb18030,
+        );
+        let declined = |c: u32| {
+            super::DECLINED
+                .iter()
+                .any(|&(lo, hi)| (u32::from(lo)..=u32::from(hi)).contains(&c))
+        };
+        let mut dropped = 0;
+        for c in 0x80..0x1_0000u32 {
+            let bytes = super::run_bytes(c);
+            if declined(c) {
+                assert_eq!(bytes, 0, "U+{c:04X}");
+                dropped += usize::from(crate::tables::paged(&super::GB18030_ENC_PAGES, &all, c) != 0);
+            } else {
+                assert_eq!(
+                    bytes,
+                    crate::tables::paged(&super::GB18030_ENC_PAGES, &all, c),
+                    "U+{c:04X}"
+                );
+            }
+        }
+        // U+20AC and the private use code points with two-byte pointers.
+        assert!(dropped > 500, "{dropped}");
+    }
 
     /// The four bytes of a four-byte pointer.
     fn four_bytes(pointer: u32) -> [u8; 4] {

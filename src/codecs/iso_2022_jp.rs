@@ -528,12 +528,11 @@ static ENC_BYTES: [u16; JIS0208_ENC_BLOCKS.len()] =
     runs::pointer_bytes(&JIS0208_ENC_BLOCKS, runs::PointerBytes::Iso2022Jp);
 
 /// The lookup of [`Iso2022JpEncoder::encode_switching`] for the `utf16_to_legacy` kernel:
-/// `ENC_BYTES` less the code points that steps 7–9 treat first (the state machine's, or
-/// [`jis0208_bytes`]'s in jis0208 state).
+/// `ENC_BYTES` has no bytes for the code points that steps 7–9 treat first (the state
+/// machine's, or [`jis0208_bytes`]'s in jis0208 state: `euc_jp::DECLINED`; tested).
 static ENC_TABLES: EncodeTables = EncodeTables {
     pages: &JIS0208_ENC_PAGES,
     blocks: Lookup::U16(&ENC_BYTES),
-    declined: euc_jp::DECLINED,
     latin1_from: 0,
 };
 
@@ -636,8 +635,8 @@ impl Iso2022JpEncoder {
     fn encode_switching<S: Source>(&mut self, src: &mut S, dst: &mut ByteDest<'_>) {
         const STAGE: usize = 256;
         if !src.kernels().tuning().call_legacy_encode {
-            // The scalar `utf16_to_legacy` (a lookup with the `declined` ranges for each unit)
-            // measured slower than the runs of each state.
+            // The scalar `utf16_to_legacy` (a lookup for each unit) measured slower than the
+            // runs of each state.
             return;
         }
         loop {
@@ -828,6 +827,21 @@ impl Iso2022JpEncoder {
 #[cfg(test)]
 mod tests {
     use super::Iso2022JpDecoder;
+
+    /// The vector kernel relies on it: the code points that steps 7–9 treat first
+    /// (`euc_jp::DECLINED`) have no bytes in `ENC_TABLES`.
+    #[test]
+    fn declined_code_points_have_no_bytes_in_the_kernel_table() {
+        for &(lo, hi) in &crate::codecs::euc_jp::DECLINED {
+            for c in u32::from(lo)..=u32::from(hi) {
+                assert_eq!(
+                    super::paged(&super::JIS0208_ENC_PAGES, &super::ENC_BYTES, c),
+                    0,
+                    "U+{c:04X}"
+                );
+            }
+        }
+    }
     use crate::ISO_2022_JP;
     use crate::codecs::dest::{Dest, Utf8Dest};
     use crate::codecs::driver;

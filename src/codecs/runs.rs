@@ -353,3 +353,29 @@ pub(crate) const fn pointer_bytes<const N: usize>(blocks: &[u16; N], scheme: Poi
     }
     out
 }
+
+/// `bytes` (paged by `pages`, as `pointer_bytes`'s) without the bytes of the code points in
+/// `ranges` (inclusive): those the state machine takes, so that neither the run's closure nor
+/// the vector kernels need a test of their own for them. (A block shared by two pages would
+/// lose them for both: each codec's test compares every other code point with its pointer's
+/// bytes.)
+pub(crate) const fn without<const N: usize>(
+    mut bytes: [u16; N],
+    pages: &[u8; 256],
+    ranges: &[(u16, u16)],
+) -> [u16; N] {
+    let mut r = 0;
+    while r < ranges.len() {
+        let (lo, hi) = ranges[r];
+        let mut c = lo as usize;
+        while c <= hi as usize {
+            let index = pages[c >> 8] as usize * 256 + (c & 0xFF);
+            if index < N {
+                bytes[index] = 0;
+            }
+            c += 1;
+        }
+        r += 1;
+    }
+    bytes
+}

@@ -172,20 +172,23 @@ pub(crate) struct ShiftJisEncoder;
 /// `SHIFT_JIS_ENC_PAGES`.
 static ENC_BYTES: [u16; SHIFT_JIS_ENC_BLOCKS.len()] =
     runs::pointer_bytes(&SHIFT_JIS_ENC_BLOCKS, runs::PointerBytes::ShiftJis);
-/// The encode run's lookup for the vector kernels: `ENC_BYTES` less what the run's closure
-/// declines.
+/// The encode run's lookup for the vector kernels: `ENC_BYTES`, which has no bytes for what
+/// the state machine takes (`DECLINED`; tested).
 pub(crate) static ENC_TABLES: EncodeTables = EncodeTables {
     pages: &SHIFT_JIS_ENC_PAGES,
     blocks: Lookup::U16(&ENC_BYTES),
-    declined: [
-        (0x80, 0x80),
-        (0xA5, 0xA5),
-        (0x203E, 0x203E),
-        (0x2212, 0x2212),
-        (0xFF61, 0xFF9F),
-    ],
     latin1_from: 0,
 };
+
+/// The code points the state machine takes (steps 2–6: the single bytes and U+2212).
+#[cfg(test)]
+const DECLINED: [(u16, u16); 5] = [
+    (0x80, 0x80),
+    (0xA5, 0xA5),
+    (0x203E, 0x203E),
+    (0x2212, 0x2212),
+    (0xFF61, 0xFF9F),
+];
 
 /// What the encoder writes for one non-ASCII code point.
 enum Mapped {
@@ -250,7 +253,7 @@ impl ShiftJisEncoder {
         loop {
             // The run takes what the index Shift_JIS pointer gives directly; steps 2–6 (the
             // single bytes and U+2212) are the state machine's: `ENC_BYTES` has none of them
-            // (`ENC_TABLES.declined`; tested), so the run stops there without a test of its
+            // (`DECLINED`; tested), so the run stops there without a test of its
             // own (16-byte pieces of Japanese at NEON: about 10 instructions a character).
             src.encode_run(dst, Some(&ENC_TABLES), run_bytes);
             // One character the run left, then back to the run.
@@ -306,7 +309,7 @@ mod tests {
     /// run's table.
     #[test]
     fn declined_code_points_have_no_bytes_in_the_run_table() {
-        for &(lo, hi) in &super::ENC_TABLES.declined {
+        for &(lo, hi) in &super::DECLINED {
             for c in u32::from(lo)..=u32::from(hi) {
                 assert_eq!(
                     super::paged(&super::SHIFT_JIS_ENC_PAGES, &super::ENC_BYTES, c),

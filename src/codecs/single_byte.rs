@@ -134,7 +134,6 @@ impl SingleByteEncoder {
             let tables = EncodeTables {
                 pages,
                 blocks: Lookup::U8(blocks),
-                declined: [(0xFFFF, 0); 5],
                 latin1_from: self.tables.latin1_from,
             };
             src.encode_run(dst, Some(&tables), |c| u16::from(self.tables.encode(c)));

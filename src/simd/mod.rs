@@ -194,17 +194,16 @@ impl Lookup {
 /// point `c` are `blocks[pages[c >> 8] * 256 + (c & 0xFF)]`, one byte (below 0x100) or two
 /// (`lead << 8 | trail`, CJK encoders only), 0 for none.
 ///
-/// A "plain" code unit is ASCII, or a code unit that is not a surrogate, not in one of the
-/// `declined` ranges (the code points the standard's encoder treats specially), whose block
-/// index is below `blocks.limit()` and whose bytes are not 0. The kernels encode plain code
-/// units only; the codec's state machine takes the rest.
+/// A "plain" code unit is ASCII, or a code unit that is not a surrogate, whose block index is
+/// below `blocks.limit()` and whose bytes are not 0. The kernels encode plain code units only;
+/// the codec's state machine takes the rest. So the code points an encoder treats before its
+/// index (Shift_JIS's single bytes, gb18030's U+20AC, ...) have no bytes in its table (each
+/// codec's `declined_code_points_*` test), and the kernels need no test of their own for them.
 #[derive(Clone, Copy)]
 pub(crate) struct EncodeTables {
     pub(crate) pages: &'static [u8; 256],
     /// `U16` for the CJK encoders, `U8` for the single-byte ones.
     pub(crate) blocks: Lookup,
-    /// Inclusive ranges; unused entries are `(0xFFFF, 0)` (empty).
-    pub(crate) declined: [(u16, u16); 5],
     /// A single-byte encoding whose bytes from this one to 0xFF are the code points
     /// themselves, as `Kernels::utf8_to_latin1` takes them (windows-1252: 0xA0); 0 for the
     /// others. (For the UTF-8 encode runs; the kernels of this struct do not read it.)
@@ -215,7 +214,7 @@ impl EncodeTables {
     /// The bytes of the non-ASCII code unit `u` if it is plain, else 0.
     #[inline(always)]
     pub(crate) fn bytes(&self, u: u16) -> u16 {
-        if u & 0xF800 == 0xD800 || self.declined.iter().any(|&(lo, hi)| (lo..=hi).contains(&u)) {
+        if u & 0xF800 == 0xD800 {
             return 0;
         }
         let index = usize::from(self.pages[usize::from(u >> 8)]) * 256 + usize::from(u & 0xFF);

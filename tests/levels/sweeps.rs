@@ -976,6 +976,32 @@ pub fn legacy_encode_kernels() {
     }
 }
 
+/// The encode kernels' tables against the encoders, at every BMP code point: what the scalar
+/// kernel encodes alone (a plain unit) is what the encoder writes for it. The code points an
+/// encoder treats before its index (Shift_JIS's single bytes, GBK's euro sign, gb18030's
+/// private use ones, ...) must have no bytes in its table, as the kernels test nothing else.
+pub fn legacy_encode_every_code_point() {
+    let single: Vec<_> = simdenc::Encoding::all()
+        .iter()
+        .filter_map(|&e| single_byte_legacy_tables(e).map(|t| (e, &*Box::leak(Box::new(t)))))
+        .collect();
+    let mut plain = 0;
+    for (encoding, tables) in encode_tables().into_iter().chain(single) {
+        for c in (0x80..0x1_0000u32).filter_map(char::from_u32) {
+            let mut out = [0u8; 4];
+            let (read, written) = scalar_table().utf16_to_legacy(&[c as u16], tables, as_out(&mut out));
+            if read == 1 {
+                let mut utf8 = [0; 4];
+                let (bytes, _, unmappable) = encoding.encode(c.encode_utf8(&mut utf8));
+                assert!(!unmappable, "{} U+{:04X}", encoding.name(), c as u32);
+                assert_eq!(&out[..written], &*bytes, "{} U+{:04X}", encoding.name(), c as u32);
+                plain += 1;
+            }
+        }
+    }
+    assert!(plain > 90_000, "{plain}");
+}
+
 /// The encode kernel with single-byte tables: each encoding's own characters (its upper half)
 /// between ASCII, long, with units it cannot encode inserted; every level against scalar.
 pub fn legacy_encode_single_byte() {
@@ -2007,6 +2033,7 @@ pub const SWEEPS: &[(&str, fn())] = &[
     ("cjk_decode_two_byte_characters", cjk_decode_two_byte_characters),
     ("cjk_decode_four_byte_sequences", cjk_decode_four_byte_sequences),
     ("legacy_encode_kernels", legacy_encode_kernels),
+    ("legacy_encode_every_code_point", legacy_encode_every_code_point),
     ("legacy_encode_single_byte", legacy_encode_single_byte),
     ("random_inputs_with_quickcheck", random_inputs_with_quickcheck),
     ("utf8_long_ascii_runs", utf8_long_ascii_runs),

@@ -7,8 +7,8 @@
 //!     all ASCII: their bytes; next
 //!     page = pages[u >> 8] (a 256-entry byte lookup), index = page << 8 | u & 0xFF
 //!     gather the non-ASCII units' bytes from the blocks (indexes clamped below the limit)
-//!     stop if a non-ASCII unit is a surrogate, in a declined range, at or above the
-//!         limit, or its bytes are 0
+//!     stop if a non-ASCII unit is a surrogate, at or above the limit, or its bytes are 0
+//!         (the code points the encoder treats specially have none: `EncodeTables`)
 //!     single-byte tables: one byte a unit; CJK: one (below 0x100) or two (lead, trail),
 //!         compacted by a table shuffle and stored exactly (a store from the start, one
 //!         ending at the end)
@@ -38,7 +38,7 @@ pub(crate) trait LegacyEncodeVector: Vector {
     /// The tables in registers.
     type Tables;
 
-    /// Loads the pages and the declined ranges of `tables` (whose blocks' limit is not 0).
+    /// Loads the pages of `tables` (whose blocks' limit is not 0).
     ///
     /// # Safety
     /// The ISA is enabled in the caller.
@@ -98,40 +98,65 @@ pub(crate) unsafe fn utf16_to_legacy<V: LegacyEncodeVector>(
     tables: &EncodeTables,
     dst: &mut OutBytes,
 ) -> (usize, usize) {
-    let (mut read, mut written) = (0, 0);
-    if src.len() >= V::UNITS && tables.blocks.limit() != 0 {
-        // SAFETY: the ISA per the contract (and for everything below); the limit is not 0.
+    let (read, written) = if src.len() >= V::UNITS && tables.blocks.limit() != 0 {
+        // SAFETY: the ISA per the contract (and below); the limit is not 0.
         let t = unsafe { V::load_tables(tables) };
-        let wide = matches!(tables.blocks, Lookup::U16(_));
-        while read + V::UNITS <= src.len() && written + 2 * V::UNITS <= dst.len() {
-            // SAFETY: `read + UNITS <= src.len()`; the stores write at most `2 * UNITS`
-            // bytes at `written`, and `written + 2 * UNITS <= dst.len()`.
-            unsafe {
-                let u = V::load(src.as_ptr().add(read).cast());
-                let out = dst.as_mut_ptr().add(written).cast::<u8>();
-                if u.ascii() {
-                    u.store_narrow(out);
-                    let n =
-                        V::UNITS + ascii_run::<V>(&src[read + V::UNITS..], &mut dst[written + V::UNITS..]);
-                    read += n;
-                    written += n;
-                    continue;
-                } else if wide {
-                    let Some(bytes) = u.lookup::<true>(&t, tables) else {
-                        break;
-                    };
-                    written += bytes.store_bytes(out);
-                } else {
-                    let Some(bytes) = u.lookup::<false>(&t, tables) else {
-                        break;
-                    };
-                    bytes.store_narrow(out);
-                    written += V::UNITS;
-                }
+        // One loop for two-byte entries (CJK), one for bytes, each compiled for its own
+        // (`docs/decisions.md`, "The encoders' tables without declined ranges").
+        // SAFETY: the ISA per the contract; `t` is `tables`'s, whose entries are two bytes
+        // for the first.
+        unsafe {
+            if matches!(tables.blocks, Lookup::U16(_)) {
+                blocks::<V, true>(src, tables, &t, dst)
+            } else {
+                blocks::<V, false>(src, tables, &t, dst)
             }
-            read += V::UNITS;
         }
-    }
+    } else {
+        (0, 0)
+    };
     let (r, w) = scalar::utf16_to_legacy(&src[read..], tables, &mut dst[written..]);
     (read + r, written + w)
+}
+
+/// The block loop, for entries of two bytes (`WIDE`) or one: `(read, written)` of the blocks
+/// it encoded.
+///
+/// # Safety
+/// - The ISA of `V` is enabled in the caller.
+/// - `t` was loaded from `tables`, whose entries are two bytes if `WIDE`, one otherwise.
+#[inline(always)]
+unsafe fn blocks<V: LegacyEncodeVector, const WIDE: bool>(
+    src: &[u16],
+    tables: &EncodeTables,
+    t: &V::Tables,
+    dst: &mut OutBytes,
+) -> (usize, usize) {
+    let (mut read, mut written) = (0, 0);
+    while read + V::UNITS <= src.len() && written + 2 * V::UNITS <= dst.len() {
+        // SAFETY: `read + UNITS <= src.len()`; the stores write at most `2 * UNITS` bytes at
+        // `written`, and `written + 2 * UNITS <= dst.len()`. The ISA and `t` per the contract.
+        unsafe {
+            let u = V::load(src.as_ptr().add(read).cast());
+            let out = dst.as_mut_ptr().add(written).cast::<u8>();
+            if u.ascii() {
+                u.store_narrow(out);
+                let n = V::UNITS + ascii_run::<V>(&src[read + V::UNITS..], &mut dst[written + V::UNITS..]);
+                read += n;
+                written += n;
+                continue;
+            }
+            let Some(bytes) = u.lookup::<WIDE>(t, tables) else {
+                break;
+            };
+            if WIDE {
+                written += bytes.store_bytes(out);
+            } else {
+                bytes.store_narrow(out);
+                written += V::UNITS;
+            }
+        }
+        read += V::UNITS;
+    }
+    (read, written)
 }

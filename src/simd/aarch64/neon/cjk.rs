@@ -387,14 +387,11 @@ pub(crate) fn cjk_to_utf16(src: &[u8], tables: &PairTables, dst: &mut [u16]) -> 
     unsafe { cjk_decode::to_utf16_runs::<uint8x16_t>(src, tables, dst) }
 }
 
-/// The encoder's pages in registers, the blocks' limit and the declined ranges in use.
+/// The encoder's pages in registers and the blocks' limit.
 pub(crate) struct EncodeRegs {
     pages: [uint8x16x4_t; 4],
     /// The blocks' limit minus one, at most 0xFFFF.
     last: uint16x8_t,
-    /// `(first, last - first)` of each range in use, then unused ones.
-    declined: [(uint16x8_t, uint16x8_t); 5],
-    ranges: usize,
 }
 
 impl LegacyEncodeVector for uint8x16_t {
@@ -405,18 +402,9 @@ impl LegacyEncodeVector for uint8x16_t {
         // SAFETY: each load reads 64 bytes inside the 256 of `pages`.
         unsafe {
             let page = |i: usize| vld1q_u8_x4(tables.pages.as_ptr().add(64 * i));
-            let zero = vdupq_n_u16(0);
-            let mut declined = [(zero, zero); 5];
-            let mut ranges = 0;
-            for &(lo, hi) in tables.declined.iter().filter(|(lo, hi)| lo <= hi) {
-                declined[ranges] = (vdupq_n_u16(lo), vdupq_n_u16(hi - lo));
-                ranges += 1;
-            }
             EncodeRegs {
                 pages: [page(0), page(1), page(2), page(3)],
                 last: vdupq_n_u16(tables.blocks.limit().min(0x1_0000).saturating_sub(1) as u16),
-                declined,
-                ranges,
             }
         }
     }
@@ -454,9 +442,6 @@ impl LegacyEncodeVector for uint8x16_t {
                 vcgtq_u16(index, t.last),
                 vceqq_u16(vandq_u16(u, vdupq_n_u16(0xF800)), vdupq_n_u16(0xD800)),
             );
-            for &(first, span) in &t.declined[..t.ranges] {
-                bad = vorrq_u16(bad, vcleq_u16(vsubq_u16(u, first), span));
-            }
             let clamped = vminq_u16(index, t.last);
             let mut at = [0u16; 8];
             vst1q_u16(at.as_mut_ptr(), clamped);

@@ -17,16 +17,6 @@ pub(crate) struct EncodeRegs {
     /// The blocks' limit minus one (at most 0xFFFF), in 32-bit lanes: no gathered index
     /// goes past it.
     last: __m256i,
-    /// The declined ranges as (first unit, length - 1), in 16-bit lanes.
-    declined: [(__m256i, __m256i); 5],
-    ranges: usize,
-}
-
-/// Unsigned `a <= b` in 16-bit lanes (all ones where true).
-#[inline(always)]
-unsafe fn le_u16(a: __m256i, b: __m256i) -> __m256i {
-    // SAFETY: AVX2 per the caller's contract; register operations.
-    unsafe { _mm256_cmpeq_epi16(_mm256_min_epu16(a, b), a) }
 }
 
 /// The entries of 8 units (in 32-bit lanes, `width_mask` keeping a byte or two), and where
@@ -76,18 +66,9 @@ impl LegacyEncodeVector for __m256i {
     unsafe fn load_tables(tables: &EncodeTables) -> EncodeRegs {
         // SAFETY: register operations (AVX2 per the contract).
         unsafe {
-            let zero = _mm256_setzero_si256();
-            let mut declined = [(zero, zero); 5];
-            let mut ranges = 0;
-            for &(lo, hi) in tables.declined.iter().filter(|(lo, hi)| lo <= hi) {
-                declined[ranges] = (_mm256_set1_epi16(lo as i16), _mm256_set1_epi16((hi - lo) as i16));
-                ranges += 1;
-            }
             let last = tables.blocks.limit().min(0x1_0000).saturating_sub(1);
             EncodeRegs {
                 last: _mm256_set1_epi32(last as i32),
-                declined,
-                ranges,
             }
         }
     }
@@ -126,10 +107,7 @@ impl LegacyEncodeVector for __m256i {
                 _mm256_and_si256(self, _mm256_set1_epi16(0xF800u16 as i16)),
                 _mm256_set1_epi16(0xD800u16 as i16),
             );
-            let mut bad = _mm256_or_si256(_mm256_or_si256(over, surrogate), _mm256_cmpeq_epi16(bytes, zero));
-            for &(first, span) in &t.declined[..t.ranges] {
-                bad = _mm256_or_si256(bad, le_u16(_mm256_sub_epi16(self, first), span));
-            }
+            let bad = _mm256_or_si256(_mm256_or_si256(over, surrogate), _mm256_cmpeq_epi16(bytes, zero));
             if _mm256_testc_si256(ascii, bad) == 0 {
                 // A non-ASCII unit is bad (`bad & !ascii` is not all zeros).
                 return None;

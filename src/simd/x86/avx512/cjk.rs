@@ -712,15 +712,6 @@ pub(crate) fn utf16_to_legacy(src: &[u16], tables: &EncodeTables, dst: &mut OutB
             2, 3, 0, 1, 14, 15, 12, 13, 10, 11, 8, 9, 6, 7, 4, 5, 2, 3, 0, 1, 14, 15, 12, 13, 10, 11, 8, 9,
             6, 7, 4, 5, 2, 3, 0, 1,
         );
-        // The ranges in use, without the empty ones, which EUC-KR and Big5 have only
-        // (comparing each unit with those too is a cost for nothing).
-        let mut ranges = [(0, 0); 5];
-        let mut n = 0;
-        for &(lo, hi) in tables.declined.iter().filter(|(lo, hi)| lo <= hi) {
-            ranges[n] = (lo, hi);
-            n += 1;
-        }
-        let declined = &ranges[..n];
         // Blocks of 32 units, the last one shorter (its other lanes 0: ASCII, one byte each,
         // at the end of the block's output, which is cut before them).
         while read < src.len() && written + 64 <= dst.len() {
@@ -738,15 +729,11 @@ pub(crate) fn utf16_to_legacy(src: &[u16], tables: &EncodeTables, dst: &mut OutB
                 read += len;
                 continue;
             }
-            let mut bad = _mm512_mask_cmpeq_epi16_mask(
+            let bad = _mm512_mask_cmpeq_epi16_mask(
                 !ascii,
                 _mm512_and_si512(u, _mm512_set1_epi16(0xF800u16 as i16)),
                 _mm512_set1_epi16(0xD800u16 as i16),
             );
-            for &(lo, hi) in declined {
-                bad |= _mm512_mask_cmpge_epu16_mask(!ascii, u, _mm512_set1_epi16(lo as i16))
-                    & _mm512_mask_cmple_epu16_mask(!ascii, u, _mm512_set1_epi16(hi as i16));
-            }
             if bad != 0 {
                 break;
             }
