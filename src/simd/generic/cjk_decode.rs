@@ -215,15 +215,16 @@ pub(crate) struct Block<V: CjkDecodeVector> {
 }
 
 impl<V: CjkDecodeVector> Block<V> {
-    /// Code units of UTF-16 out.
+    /// Code units of UTF-16 out: one per kept byte, the block's bytes but the trails (one
+    /// per lead). (One popcount: NEON's takes four instructions.)
     #[inline(always)]
     fn utf16_len(&self) -> usize {
-        (self.kept.count_ones() / V::BITS) as usize
+        self.read - (self.leads.count_ones() / V::BITS) as usize
     }
     /// Bytes of UTF-8 out: one per kept byte, two more for each lead.
     #[inline(always)]
     fn utf8_len(&self) -> usize {
-        ((self.kept.count_ones() + 2 * self.leads.count_ones()) / V::BITS) as usize
+        self.read + (self.leads.count_ones() / V::BITS) as usize
     }
 }
 
