@@ -460,8 +460,8 @@ pub(crate) unsafe fn pair_blocks<B: Checked, K: Runs, P, T: Copy>(
     (read + r, written + w)
 }
 
-/// Whether the pair kernels look for runs of pairs (a type, so that a kernel without them is
-/// compiled without their branch).
+/// Whether the pair kernels look for runs of pairs ([`Steps`]) or not ([`NoRuns`]): a type, so
+/// that a kernel without them is compiled without their branch.
 pub(crate) trait Runs {
     /// Whether they do.
     const RUNS: bool;
@@ -475,72 +475,11 @@ impl Runs for NoRuns {
     const RUNS: bool = false;
 }
 
-/// How a level decodes runs of pairs: in steps ([`Steps`], its [`CjkPairRuns`]) or not at all
-/// ([`NoRuns`]).
-pub(crate) trait RunsOf<V: CjkDecodeVector>: Runs {
-    /// Input bytes of a step.
-    const PAIRS: usize;
-    /// A step's code points.
-    type Pairs: Copy;
-    /// As [`CjkPairRuns::pairs`].
-    ///
-    /// # Safety
-    /// As [`CjkPairRuns::pairs`].
-    unsafe fn pairs<const MIN: u32>(
-        src: *const u8,
-        t: &V::Tables,
-        tables: &PairTables,
-    ) -> Option<Self::Pairs>;
-    /// As [`CjkPairRuns::put_pairs_utf8`].
-    ///
-    /// # Safety
-    /// As [`CjkPairRuns::put_pairs_utf8`].
-    unsafe fn put_utf8(p: &Self::Pairs, out: *mut u8);
-    /// As [`CjkPairRuns::put_pairs_utf16`].
-    ///
-    /// # Safety
-    /// As [`CjkPairRuns::put_pairs_utf16`].
-    unsafe fn put_utf16(p: &Self::Pairs, out: *mut u16);
-}
-
 /// Runs of pairs in the steps of the level's [`CjkPairRuns`].
 pub(crate) struct Steps;
 
-impl<V: CjkPairRuns> RunsOf<V> for Steps {
-    const PAIRS: usize = V::PAIRS;
-    type Pairs = V::Pairs;
-    #[inline(always)]
-    unsafe fn pairs<const MIN: u32>(src: *const u8, t: &V::Tables, tables: &PairTables) -> Option<V::Pairs> {
-        // SAFETY: the same contract.
-        unsafe { V::pairs::<MIN>(src, t, tables) }
-    }
-    #[inline(always)]
-    unsafe fn put_utf8(p: &V::Pairs, out: *mut u8) {
-        // SAFETY: the same contract.
-        unsafe { V::put_pairs_utf8(p, out) }
-    }
-    #[inline(always)]
-    unsafe fn put_utf16(p: &V::Pairs, out: *mut u16) {
-        // SAFETY: the same contract.
-        unsafe { V::put_pairs_utf16(p, out) }
-    }
-}
-
 /// No runs of pairs: a block at a time throughout.
 pub(crate) struct NoRuns;
-
-impl<V: CjkDecodeVector> RunsOf<V> for NoRuns {
-    const PAIRS: usize = 0;
-    type Pairs = ();
-    #[inline(always)]
-    unsafe fn pairs<const MIN: u32>(_: *const u8, _: &V::Tables, _: &PairTables) -> Option<()> {
-        None
-    }
-    #[inline(always)]
-    unsafe fn put_utf8(_: &(), _: *mut u8) {}
-    #[inline(always)]
-    unsafe fn put_utf16(_: &(), _: *mut u16) {}
-}
 
 /// Writes `n` units through a buffer: `put` writes at most 64 units at the start of the
 /// buffer, of which the first `n` are copied to `out`.
@@ -569,8 +508,8 @@ pub(crate) unsafe fn to_utf8<V: CjkDecodeVector>(
     tables: &PairTables,
     dst: &mut OutBytes,
 ) -> (usize, usize) {
-    // SAFETY: the same contract.
-    unsafe { utf8_by::<V, NoRuns>(src, tables, dst) }
+    // SAFETY: the same contract; no runs, no steps.
+    unsafe { utf8_by::<V, NoRuns, ()>(src, tables, dst, (0, |_, _| None, |_, _| {})) }
 }
 
 /// The pair kernel to UTF-8, with runs of pairs in the level's steps.
@@ -584,17 +523,40 @@ pub(crate) unsafe fn to_utf8_runs<V: CjkPairRuns>(
     tables: &PairTables,
     dst: &mut OutBytes,
 ) -> (usize, usize) {
-    // SAFETY: the same contract.
-    unsafe { utf8_by::<V, Steps>(src, tables, dst) }
+    // SAFETY: the same contract; the steps read and write as `utf8_by` requires
+    // (`CjkPairRuns`).
+    unsafe {
+        utf8_by::<V, Steps, V::Pairs>(
+            src,
+            tables,
+            dst,
+            (
+                V::PAIRS,
+                |at, t| V::pairs::<0x800>(at, t, tables),
+                |p, out| V::put_pairs_utf8(p, out),
+            ),
+        )
+    }
 }
 
+/// The pair kernel to UTF-8, with the steps of runs of pairs `(step, pairs, put_pairs)` if
+/// `K::RUNS`.
+///
 /// # Safety
-/// The ISA of `V` is enabled in the caller.
+/// - The ISA of `V` is enabled in the caller.
+/// - If `K::RUNS`: `pairs` may be called with a pointer valid for reading `step` bytes and
+///   the tables loaded from `tables`; `put_pairs` writes `3 * step / 2` bytes, 16 or more,
+///   at the pointer it is given.
 #[inline(always)]
-unsafe fn utf8_by<V: CjkDecodeVector, R: RunsOf<V>>(
+unsafe fn utf8_by<V: CjkDecodeVector, K: Runs, P>(
     src: &[u8],
     tables: &PairTables,
     dst: &mut OutBytes,
+    (step, pairs, put_pairs): (
+        usize,
+        impl Fn(*const u8, &V::Tables) -> Option<P>,
+        impl Fn(&P, *mut u8),
+    ),
 ) -> (usize, usize) {
     let tail = scalar::cjk_to_utf8_from::<0x80>;
     if src.len() < V::LANES || !V::supports(tables) {
@@ -605,11 +567,10 @@ unsafe fn utf8_by<V: CjkDecodeVector, R: RunsOf<V>>(
     // SAFETY: `check` reads `LANES` bytes where `pair_blocks` says it may; `put` writes as
     // that requires: an ASCII block's `LANES` bytes (the first 16 at least), a decoded one
     // whole (`put_utf8`: at most `ROOM8`, starting with a store of 16) or exactly its
-    // `utf8_len` through the buffer; `pairs` reads `PAIRS` bytes where it may, and
-    // `put_pairs_utf8` writes `3 * PAIRS / 2` bytes exactly (16 or more: `PAIRS` is at least
-    // 16 at every level); the ISA per the contract.
+    // `utf8_len` through the buffer; `pairs` and `put_pairs` as the contract says; the ISA
+    // per the contract.
     unsafe {
-        pair_blocks::<Block<V>, R, R::Pairs, MaybeUninit<u8>>(
+        pair_blocks::<Block<V>, K, P, MaybeUninit<u8>>(
             src,
             tables,
             dst,
@@ -629,10 +590,10 @@ unsafe fn utf8_by<V: CjkDecodeVector, R: RunsOf<V>>(
                 |src, dst| ascii_run::<V, _>(src, dst, |v, out| v.store(out.cast())),
             ),
             (
-                R::PAIRS,
-                3 * R::PAIRS / 2,
-                |at| R::pairs::<0x800>(at, &t, tables),
-                |p, out| R::put_utf8(p, out.cast()),
+                step,
+                3 * step / 2,
+                |at| pairs(at, &t),
+                |p, out| put_pairs(p, out.cast()),
             ),
         )
     }
@@ -649,8 +610,8 @@ pub(crate) unsafe fn to_utf16<V: CjkDecodeVector>(
     tables: &PairTables,
     dst: &mut [u16],
 ) -> (usize, usize) {
-    // SAFETY: the same contract.
-    unsafe { utf16_by::<V, NoRuns>(src, tables, dst) }
+    // SAFETY: the same contract; no runs, no steps.
+    unsafe { utf16_by::<V, NoRuns, ()>(src, tables, dst, (0, |_, _| None, |_, _| {})) }
 }
 
 /// The pair kernel to UTF-16, with runs of pairs in the level's steps.
@@ -664,17 +625,36 @@ pub(crate) unsafe fn to_utf16_runs<V: CjkPairRuns>(
     tables: &PairTables,
     dst: &mut [u16],
 ) -> (usize, usize) {
-    // SAFETY: the same contract.
-    unsafe { utf16_by::<V, Steps>(src, tables, dst) }
+    // SAFETY: the same contract; the steps read and write as `utf16_by` requires
+    // (`CjkPairRuns`).
+    unsafe {
+        utf16_by::<V, Steps, V::Pairs>(
+            src,
+            tables,
+            dst,
+            (
+                V::PAIRS,
+                |at, t| V::pairs::<0x80>(at, t, tables),
+                |p, out| V::put_pairs_utf16(p, out),
+            ),
+        )
+    }
 }
 
+/// The pair kernel to UTF-16, with the steps of runs of pairs as [`utf8_by`]'s.
+///
 /// # Safety
-/// The ISA of `V` is enabled in the caller.
+/// As [`utf8_by`]; `put_pairs` writes `step / 2` units.
 #[inline(always)]
-unsafe fn utf16_by<V: CjkDecodeVector, R: RunsOf<V>>(
+unsafe fn utf16_by<V: CjkDecodeVector, K: Runs, P>(
     src: &[u8],
     tables: &PairTables,
     dst: &mut [u16],
+    (step, pairs, put_pairs): (
+        usize,
+        impl Fn(*const u8, &V::Tables) -> Option<P>,
+        impl Fn(&P, *mut u16),
+    ),
 ) -> (usize, usize) {
     let tail = scalar::cjk_to_utf16_from::<0x80>;
     if src.len() < V::LANES || !V::supports(tables) {
@@ -682,10 +662,10 @@ unsafe fn utf16_by<V: CjkDecodeVector, R: RunsOf<V>>(
     }
     // SAFETY: the ISA per the contract; `supports` checked above.
     let t = unsafe { V::load_tables(tables) };
-    // SAFETY: as in `to_utf8`, in units (`put_utf16`: at most `ROOM16`, starting with a
-    // store of 8 units; `put_pairs_utf16`: `PAIRS / 2` units exactly, 16 bytes or more).
+    // SAFETY: as in `utf8_by`, in units (`put_utf16`: at most `ROOM16`, starting with a
+    // store of 8 units).
     unsafe {
-        pair_blocks::<Block<V>, R, R::Pairs, u16>(
+        pair_blocks::<Block<V>, K, P, u16>(
             src,
             tables,
             dst,
@@ -701,12 +681,7 @@ unsafe fn utf16_by<V: CjkDecodeVector, R: RunsOf<V>>(
                 },
                 |src, dst| ascii_run::<V, _>(src, dst, |v, out| v.widen_store(out)),
             ),
-            (
-                R::PAIRS,
-                R::PAIRS / 2,
-                |at| R::pairs::<0x80>(at, &t, tables),
-                |p, out| R::put_utf16(p, out),
-            ),
+            (step, step / 2, |at| pairs(at, &t), put_pairs),
         )
     }
 }
