@@ -291,7 +291,7 @@ unsafe fn convert8<L: Lane, const PAIRS: bool>(u: L) -> Option<Step<L>> {
             return Some(Step {
                 lo,
                 hi: lo,
-                len0: 16 - one.count_ones() as usize,
+                len0: usize::from(ROWS12_LENS[one as usize]),
                 len1: 0,
                 units: 8,
             });
@@ -332,7 +332,7 @@ unsafe fn convert8<L: Lane, const PAIRS: bool>(u: L) -> Option<Step<L>> {
             return Some(Step {
                 lo,
                 hi: lo,
-                len0: 16 - one.count_ones() as usize - deferred,
+                len0: usize::from(ROWS12_LENS[one as usize]) - deferred,
                 len1: 0,
                 units: 8 - deferred,
             });

@@ -492,7 +492,9 @@ impl LegacyEncodeVector for uint8x16_t {
                 vreinterpretq_u8_u16(lanes),
                 vld1q_u8(ROWS12[usize::from(ones)].as_ptr()),
             );
-            let n = 16 - ones.count_ones() as usize;
+            // 16 less one a unit of one byte: the row's length (a load, where the popcount
+            // goes through a vector register).
+            let n = usize::from(ROWS12_LENS[usize::from(ones)]);
             vst1_u8(out, vget_low_u8(packed));
             let end = vqtbl1q_u8(packed, vld1q_u8(TAIL8[n - 8].as_ptr()));
             vst1_u8(out.add(n - 8), vget_low_u8(end));

@@ -327,9 +327,11 @@ impl generic::single_byte::SingleByteVector for uint8x16_t {
     #[inline(always)]
     unsafe fn compact_pairs(self, ones: u64, dst: *mut u8) -> usize {
         use generic::single_byte::TAIL8;
-        use generic::utf16_to_utf8::ROWS12;
+        use generic::utf16_to_utf8::{ROWS12, ROWS12_LENS};
         let m = ones as u8;
-        let n = 16 - m.count_ones() as usize; // 8..=16
+        // 16 less one a lane of one byte, 8..=16: the row's length (a load, where the popcount
+        // goes through a vector register).
+        let n = usize::from(ROWS12_LENS[usize::from(m)]);
         // SAFETY: the loads read 16-byte rows of `ROWS12` and `TAIL8` (`n - 8 <= 8`); the
         // stores write `dst[..8]` and `dst[n - 8..n]`, within the `n` bytes the caller
         // guarantees. Indices 0x80 are out of range: `vqtbl1q` gives 0 there.
