@@ -346,15 +346,11 @@ mod tests {
     /// first (steps 3–6) have no bytes in the run's table.
     #[test]
     fn declined_code_points_have_no_bytes_in_the_run_table() {
-        for &(lo, hi) in &super::DECLINED {
-            for c in u32::from(lo)..=u32::from(hi) {
-                assert_eq!(
-                    super::paged(&super::JIS0208_ENC_PAGES, &super::ENC_BYTES, c),
-                    0,
-                    "U+{c:04X}"
-                );
-            }
-        }
+        crate::codecs::testing::assert_no_bytes(
+            &super::JIS0208_ENC_PAGES,
+            &super::ENC_BYTES,
+            &super::DECLINED,
+        );
     }
 
     #[test]

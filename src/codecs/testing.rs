@@ -351,3 +351,14 @@ fn a_stalled_run_reports_what_it_wrote() {
     );
     check_encode(crate::EUC_KR, "a\u{AC00}", &[], 1);
 }
+
+/// Asserts that no code point of `ranges` (inclusive) has bytes in the encode table `bytes`
+/// (paged by `pages`): those the state machine takes, at which the encode runs and the
+/// vector kernels must stop with no test of their own (`EncodeTables`).
+pub(crate) fn assert_no_bytes(pages: &[u8; 256], bytes: &[u16], ranges: &[(u16, u16)]) {
+    for &(lo, hi) in ranges {
+        for c in u32::from(lo)..=u32::from(hi) {
+            assert_eq!(crate::tables::paged(pages, bytes, c), 0, "U+{c:04X}");
+        }
+    }
+}

@@ -28,6 +28,76 @@ pub(crate) struct Tables {
     index: &'static [u16],
 }
 
+impl Tables {
+    /// The rows (plus one) of the bytes of `v` from 0x80, 0 for the others.
+    #[inline(always)]
+    unsafe fn rows(&self, v: uint8x16_t) -> uint8x16_t {
+        // SAFETY: register operations. `tbl` gives 0 and `tbx` keeps the lane for indexes of
+        // 64 and above, so each 64-byte quarter of a table answers for its own bytes only.
+        unsafe {
+            let x = veorq_u8(v, vdupq_n_u8(0x80));
+            vqtbx4q_u8(
+                vqtbl4q_u8(self.row, x),
+                self.row_high,
+                vsubq_u8(x, vdupq_n_u8(64)),
+            )
+        }
+    }
+
+    /// The columns of the bytes of `v`, 0xFF for those that cannot trail.
+    #[inline(always)]
+    unsafe fn cols(&self, v: uint8x16_t) -> uint8x16_t {
+        // SAFETY: register operations, as `rows`. Bytes below 0x40 are never trails: they
+        // keep the 0xFF they start with (four table registers fewer, which the loop needs
+        // for its state).
+        unsafe {
+            let x = veorq_u8(v, vdupq_n_u8(0x80));
+            vqtbx4q_u8(
+                vqtbx4q_u8(
+                    vqtbx4q_u8(vdupq_n_u8(0xFF), self.col[0], vsubq_u8(v, vdupq_n_u8(64))),
+                    self.col[1],
+                    x,
+                ),
+                self.col[2],
+                vsubq_u8(x, vdupq_n_u8(64)),
+            )
+        }
+    }
+
+    /// The code points at 8 pointers, each clamped to `last` (the lanes above it read the
+    /// index's last entry; the caller checks them).
+    #[inline(always)]
+    unsafe fn gather(&self, pointer: uint16x8_t) -> uint16x8_t {
+        // SAFETY: the lane loads read `index[i]` with `i` clamped to `last`, below the
+        // index's length (`load_tables`).
+        unsafe {
+            let mut at = [0u16; 8];
+            vst1q_u16(at.as_mut_ptr(), vminq_u16(pointer, self.last));
+            let base = self.index.as_ptr();
+            let mut cp = vdupq_n_u16(0);
+            cp = vld1q_lane_u16::<0>(base.add(usize::from(at[0])), cp);
+            cp = vld1q_lane_u16::<1>(base.add(usize::from(at[1])), cp);
+            cp = vld1q_lane_u16::<2>(base.add(usize::from(at[2])), cp);
+            cp = vld1q_lane_u16::<3>(base.add(usize::from(at[3])), cp);
+            cp = vld1q_lane_u16::<4>(base.add(usize::from(at[4])), cp);
+            cp = vld1q_lane_u16::<5>(base.add(usize::from(at[5])), cp);
+            cp = vld1q_lane_u16::<6>(base.add(usize::from(at[6])), cp);
+            vld1q_lane_u16::<7>(base.add(usize::from(at[7])), cp)
+        }
+    }
+}
+
+/// The lanes whose code point is not plain from `MIN`: below it (0: none included) or a
+/// surrogate (all are in the BMP).
+#[inline(always)]
+unsafe fn not_plain<const MIN: u32>(cp: uint16x8_t) -> uint16x8_t {
+    // SAFETY: register operations; NEON is baseline.
+    unsafe {
+        let surrogate = vceqq_u16(vandq_u16(cp, vdupq_n_u16(0xF800)), vdupq_n_u16(0xD800));
+        vorrq_u16(vcltq_u16(cp, vdupq_n_u16(MIN as u16)), surrogate)
+    }
+}
+
 /// Leads at every even byte (eight pairs), as a 4-bit-per-byte mask.
 const EVEN: u64 = 0x0F0F_0F0F_0F0F_0F0F;
 
@@ -130,24 +200,9 @@ impl CjkDecodeVector for uint8x16_t {
 
     #[inline(always)]
     unsafe fn classify(self, t: &Tables) -> (u64, u64, (uint8x16_t, uint8x16_t)) {
-        // SAFETY: register operations. `tbl` gives 0 and `tbx` keeps the lane for indexes of
-        // 64 and above, so each 64-byte quarter of a table answers for its own bytes only.
+        // SAFETY: register operations.
         unsafe {
-            let x = veorq_u8(self, vdupq_n_u8(0x80));
-            let x64 = vsubq_u8(x, vdupq_n_u8(64));
-            // Rows (plus one) of 0x80..=0xFF, 0 for other bytes.
-            let rows = vqtbx4q_u8(vqtbl4q_u8(t.row, x), t.row_high, x64);
-            // Bytes below 0x40 are never trails: they keep the 0xFF they start with (four
-            // table registers fewer, which the loop needs for its state).
-            let cols = vqtbx4q_u8(
-                vqtbx4q_u8(
-                    vqtbx4q_u8(vdupq_n_u8(0xFF), t.col[0], vsubq_u8(self, vdupq_n_u8(64))),
-                    t.col[1],
-                    x,
-                ),
-                t.col[2],
-                x64,
-            );
+            let (rows, cols) = (t.rows(self), t.cols(self));
             let capable = nibbles(vtstq_u8(rows, rows));
             let not_trail = nibbles(vceqq_u8(cols, vdupq_n_u8(0xFF)));
             (capable, not_trail, (rows, cols))
@@ -162,8 +217,7 @@ impl CjkDecodeVector for uint8x16_t {
         t: &Tables,
         _: &PairTables,
     ) -> Option<Decoded> {
-        // SAFETY: register operations; the lane loads read `t.index[i]` with `i` clamped to
-        // `t.last`, below the index's length (`load_tables`).
+        // SAFETY: register operations and `gather`.
         unsafe {
             let zero = vdupq_n_u8(0);
             let lead = bytes(leads);
@@ -180,24 +234,9 @@ impl CjkDecodeVector for uint8x16_t {
                 vsub_u8(vget_low_u8(pair), vdup_n_u8(1)),
                 t.row_len,
             );
-            let clamped = vminq_u16(pointer, t.last);
-            let above = vbicq_u16(has, vceqq_u16(clamped, pointer));
-            let mut at = [0u16; 8];
-            vst1q_u16(at.as_mut_ptr(), clamped);
-            let base = t.index.as_ptr();
-            let mut cp = vdupq_n_u16(0);
-            cp = vld1q_lane_u16::<0>(base.add(usize::from(at[0])), cp);
-            cp = vld1q_lane_u16::<1>(base.add(usize::from(at[1])), cp);
-            cp = vld1q_lane_u16::<2>(base.add(usize::from(at[2])), cp);
-            cp = vld1q_lane_u16::<3>(base.add(usize::from(at[3])), cp);
-            cp = vld1q_lane_u16::<4>(base.add(usize::from(at[4])), cp);
-            cp = vld1q_lane_u16::<5>(base.add(usize::from(at[5])), cp);
-            cp = vld1q_lane_u16::<6>(base.add(usize::from(at[6])), cp);
-            cp = vld1q_lane_u16::<7>(base.add(usize::from(at[7])), cp);
-            // Not plain: below MIN (0: none included) or a surrogate (all are in the BMP).
-            let low = vcltq_u16(cp, vdupq_n_u16(MIN as u16));
-            let surrogate = vceqq_u16(vandq_u16(cp, vdupq_n_u16(0xF800)), vdupq_n_u16(0xD800));
-            let bad = vorrq_u16(above, vandq_u16(has, vorrq_u16(low, surrogate)));
+            let above = vbicq_u16(has, vceqq_u16(vminq_u16(pointer, t.last), pointer));
+            let cp = t.gather(pointer);
+            let bad = vorrq_u16(above, vandq_u16(has, not_plain::<MIN>(cp)));
             if vmaxvq_u16(bad) != 0 {
                 return None;
             }
@@ -290,24 +329,12 @@ impl cjk_decode::CjkPairRuns for uint8x16_t {
 
     #[inline(always)]
     unsafe fn pairs<const MIN: u32>(src: *const u8, t: &Tables, _: &PairTables) -> Option<[uint16x8_t; 2]> {
-        // SAFETY: `ld2` reads the 32 bytes at `src` (the contract); register operations; the
-        // lane loads read `t.index[i]` with `i` clamped to `t.last`, below the index's length
-        // (`load_tables`).
+        // SAFETY: `ld2` reads the 32 bytes at `src` (the contract); register operations and
+        // `gather`.
         unsafe {
             let uint8x16x2_t(lead, trail) = vld2q_u8(src);
-            // As `classify`: rows plus one of the leads, columns of the trails (0xFF: not one).
-            let x = veorq_u8(lead, vdupq_n_u8(0x80));
-            let rows = vqtbx4q_u8(vqtbl4q_u8(t.row, x), t.row_high, vsubq_u8(x, vdupq_n_u8(64)));
-            let y = veorq_u8(trail, vdupq_n_u8(0x80));
-            let cols = vqtbx4q_u8(
-                vqtbx4q_u8(
-                    vqtbx4q_u8(vdupq_n_u8(0xFF), t.col[0], vsubq_u8(trail, vdupq_n_u8(64))),
-                    t.col[1],
-                    y,
-                ),
-                t.col[2],
-                vsubq_u8(y, vdupq_n_u8(64)),
-            );
+            // The rows (plus one) of the leads, the columns of the trails (0xFF: not one).
+            let (rows, cols) = (t.rows(lead), t.cols(trail));
             if vmaxvq_u8(vorrq_u8(vceqzq_u8(rows), vceqq_u8(cols, vdupq_n_u8(0xFF)))) != 0 {
                 return None;
             }
@@ -316,30 +343,12 @@ impl cjk_decode::CjkPairRuns for uint8x16_t {
                 vmlal_u8(vmovl_u8(vget_low_u8(cols)), vget_low_u8(rows), t.row_len),
                 vmlal_u8(vmovl_high_u8(cols), vget_high_u8(rows), t.row_len),
             ];
-            let base = t.index.as_ptr();
             let mut cp = [vdupq_n_u16(0); 2];
             let mut bad = vdupq_n_u16(0);
             for (cp, pointer) in cp.iter_mut().zip(pointers) {
-                let clamped = vminq_u16(pointer, t.last);
-                let mut at = [0u16; 8];
-                vst1q_u16(at.as_mut_ptr(), clamped);
-                *cp = vld1q_lane_u16::<0>(base.add(usize::from(at[0])), *cp);
-                *cp = vld1q_lane_u16::<1>(base.add(usize::from(at[1])), *cp);
-                *cp = vld1q_lane_u16::<2>(base.add(usize::from(at[2])), *cp);
-                *cp = vld1q_lane_u16::<3>(base.add(usize::from(at[3])), *cp);
-                *cp = vld1q_lane_u16::<4>(base.add(usize::from(at[4])), *cp);
-                *cp = vld1q_lane_u16::<5>(base.add(usize::from(at[5])), *cp);
-                *cp = vld1q_lane_u16::<6>(base.add(usize::from(at[6])), *cp);
-                *cp = vld1q_lane_u16::<7>(base.add(usize::from(at[7])), *cp);
-                // Above the limit, below MIN (0: none included) or a surrogate.
-                let surrogate = vceqq_u16(vandq_u16(*cp, vdupq_n_u16(0xF800)), vdupq_n_u16(0xD800));
-                bad = vorrq_u16(
-                    bad,
-                    vorrq_u16(
-                        vcgtq_u16(pointer, t.last),
-                        vorrq_u16(vcltq_u16(*cp, vdupq_n_u16(MIN as u16)), surrogate),
-                    ),
-                );
+                *cp = t.gather(pointer);
+                // Above the limit, or not plain.
+                bad = vorrq_u16(bad, vorrq_u16(vcgtq_u16(pointer, t.last), not_plain::<MIN>(*cp)));
             }
             (vmaxvq_u16(bad) == 0).then_some(cp)
         }
