@@ -104,12 +104,14 @@ fn from_utf8_loop<const STAGE: bool>(
     let bytes = source.src.as_bytes();
     let buf = &mut *dst.buf;
     let (mut p, mut w) = (source.pos, dst.pos);
-    // Units per staging: from 32, doubled while whole stages are encoded, back to 32 when
-    // one stops early (so a character the run declines wastes at most a short stage).
-    let mut stage_len = 32;
+    // Units per staging: from the level's shortest (`Tuning::stage_units_min`), doubled while
+    // whole stages are encoded, back to it when one stops early (so a character the run
+    // declines wastes at most a short stage).
+    let stage_min = source.kernels.tuning().stage_units_min;
+    let mut stage_len = stage_min;
     // Zeroed once, at the first stage (an HTML page's encode makes a stage every few words).
     let mut stage_buf: Option<[u16; ENCODE_STAGE]> = None;
-    while let Some(&b0) = bytes.get(p) {
+    'run: while let Some(&b0) = bytes.get(p) {
         // Stage where the vector kernel maps the staged units (ASCII too): always for the
         // CJK encoders; for the single-byte ones only where 12 of the next 16 bytes are
         // above 0x7F (Cyrillic, Greek, Hebrew, Arabic, Thai words), as text with isolated
@@ -169,6 +171,15 @@ fn from_utf8_loop<const STAGE: bool>(
                 let len = bmp_utf8_len(u);
                 let n = put_mapped(buf, w, m);
                 if n == 0 {
+                    if p != before {
+                        // The character at `p` is the state machine's (an unmapped one, as an
+                        // isolated character of Japanese text that Shift_JIS lacks) or there
+                        // is no room: the run ends here. (Going on, the next stage would
+                        // start at it, make no progress and back the kernels off for
+                        // `KERNEL_BACKOFF` bytes of mappable text.)
+                        source.stage_backoff = KERNEL_BACKOFF;
+                        break 'run;
+                    }
                     whole = false;
                     break;
                 }
@@ -179,17 +190,18 @@ fn from_utf8_loop<const STAGE: bool>(
                 source.stage_backoff = KERNEL_BACKOFF;
                 // Longer stages only while they are dense in non-ASCII characters (a quarter
                 // of the units or more: Cyrillic, Greek, CJK): a stage of mostly ASCII (set
-                // off by a pair such as German "öß") goes back to 32 units, as ASCII runs are
-                // faster through `copy_ascii` (German text at AVX-512: 5.6 -> 6.2 GB/s from this alone).
+                // off by a pair such as German "öß") goes back to the shortest, as ASCII runs
+                // are faster through `copy_ascii` (German text at AVX-512: 5.6 -> 6.2 GB/s
+                // from this alone).
                 let dense = 4 * (staged_bytes - units) >= units;
                 stage_len = if whole && dense {
                     (2 * stage_len).min(ENCODE_STAGE)
                 } else {
-                    32
+                    stage_min
                 };
                 continue;
             }
-            stage_len = 32;
+            stage_len = stage_min;
             source.stage_from = p + source.stage_backoff;
             source.stage_backoff = (2 * source.stage_backoff).min(KERNEL_BACKOFF_MAX);
         }

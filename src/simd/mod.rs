@@ -626,6 +626,11 @@ pub(crate) struct Tuning {
     /// encoder (three times as many for the CJK encoders), where `stage_encode_in_utf16`:
     /// the kernels' calls cost more than character by character on shorter ends.
     pub(crate) stage_encode_min: usize,
+    /// The fewest UTF-16 code units a stage of an encode run holds (where it starts, and
+    /// after a stage that stopped early or was mostly ASCII): at a level whose `utf8_to_utf16`
+    /// converts only whole 64-byte blocks in vector code (NEON), 64, as a shorter stage goes
+    /// through its scalar kernel whole.
+    pub(crate) stage_units_min: usize,
 }
 
 impl Tuning {
@@ -635,6 +640,7 @@ impl Tuning {
         call_legacy_encode: false,
         stage_encode_in_utf16: false,
         stage_encode_min: 32,
+        stage_units_min: 32,
     };
 }
 

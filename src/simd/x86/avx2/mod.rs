@@ -265,6 +265,7 @@ pub(crate) const TABLE: Kernels = Kernels {
         call_legacy_encode: false,
         stage_encode_in_utf16: false,
         stage_encode_min: 32,
+        stage_units_min: 32,
     },
 };
 
