@@ -148,7 +148,9 @@ fn generated(rng: &mut Rng, enc: &'static Encoding) -> Vec<u8> {
 }
 
 /// The CJK decoders on long text (the vector kernels take it 64 bytes at a time), with a
-/// few bytes the kernels must stop at inserted, in random chunks and small outputs.
+/// few bytes the kernels must stop at inserted, in random chunks and small outputs; the
+/// encoders on it too (ISO-2022-JP's stages grow from 64 units to 1024 over it), with
+/// characters they map, decline or cannot encode inserted.
 fn long_cjk_text(rng: &mut Rng, rounds: usize) -> usize {
     let text = "火星は、太陽系の太陽に近い方から4番目の惑星である。地球型惑星に分類され、\
                 Mars 화성은 태양계의 네 번째 행성이다. 火星是太陽系由內往外數的第四顆行星，\
@@ -172,6 +174,7 @@ fn long_cjk_text(rng: &mut Rng, rounds: usize) -> usize {
         simdenc::GBK,
         simdenc::GB18030,
         simdenc::BIG5,
+        simdenc::ISO_2022_JP,
     ] {
         let encoded = spec::run_encoder(enc, &text, spec::ErrorMode::Html).output;
         for _ in 0..rounds / 4 + 1 {

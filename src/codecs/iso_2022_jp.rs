@@ -501,6 +501,9 @@ fn decode_pairs<D: Dest>(src: &[u8], dst: &mut D) -> (usize, bool) {
     (read, false)
 }
 
+/// The most UTF-16 units `Iso2022JpEncoder::encode_switching` stages at a time.
+const STAGE: usize = 1024;
+
 /// The standard's ISO-2022-JP encoder states.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum EncoderState {
@@ -563,31 +566,6 @@ fn steps_8_9(code_point: u32) -> u32 {
     }
 }
 
-/// `dst.push(bytes)` in pieces of constant length (16, then 8, 4, 2, 1), which compile to
-/// plain moves: the runs are mostly short, where a `memcpy` call cost more than the copy.
-#[inline(always)]
-fn push_short(dst: &mut ByteDest<'_>, mut bytes: &[u8]) {
-    while let Some((piece, rest)) = bytes.split_first_chunk::<16>() {
-        dst.push(piece);
-        bytes = rest;
-    }
-    if let Some((piece, rest)) = bytes.split_first_chunk::<8>() {
-        dst.push(piece);
-        bytes = rest;
-    }
-    if let Some((piece, rest)) = bytes.split_first_chunk::<4>() {
-        dst.push(piece);
-        bytes = rest;
-    }
-    if let Some((piece, rest)) = bytes.split_first_chunk::<2>() {
-        dst.push(piece);
-        bytes = rest;
-    }
-    if let Some(&byte) = bytes.first() {
-        dst.push_byte(byte);
-    }
-}
-
 impl Iso2022JpEncoder {
     pub(crate) const fn new() -> Self {
         Iso2022JpEncoder {
@@ -609,8 +587,10 @@ impl Iso2022JpEncoder {
         dst: &mut ByteDest<'_>,
         last: bool,
     ) -> EncoderResult {
+        // `encode_switching`'s stage and scratch buffers, zeroed once, at its first stage.
+        let mut buffers = None;
         loop {
-            self.encode_switching(src, dst);
+            self.encode_switching(src, dst, &mut buffers);
             match self.iso_2022_jp_encoder_state {
                 EncoderState::Ascii => src.copy_ascii_in(dst, ASCII_SELF),
                 EncoderState::Roman => src.copy_ascii_in(dst, ROMAN_SELF),
@@ -631,31 +611,41 @@ impl Iso2022JpEncoder {
     /// Stops before U+000E, U+000F, U+001B and anything the kernel leaves (the code points
     /// of steps 7–9, unmapped ones, surrogates), and when the output has room for fewer than
     /// 32 units at the worst (five bytes a unit: two, and a switch before each).
+    ///
+    /// Stages grow from 64 units, doubled while whole ones are encoded, to `STAGE`: where one
+    /// stops early (a character it cannot take), what it converted after it is converted
+    /// again, so a long stage there would waste most of itself (Japanese text with a few such
+    /// characters, at NEON: 12.3 instructions a byte with stages of 256, 13.8 of 1024).
     #[inline(always)]
-    fn encode_switching<S: Source>(&mut self, src: &mut S, dst: &mut ByteDest<'_>) {
-        const STAGE: usize = 256;
+    fn encode_switching<S: Source>(
+        &mut self,
+        src: &mut S,
+        dst: &mut ByteDest<'_>,
+        buffers: &mut Option<([u16; STAGE], [u8; 2 * STAGE])>,
+    ) {
         if !src.kernels().tuning().call_legacy_encode {
             // The scalar `utf16_to_legacy` (a lookup for each unit) measured slower than the
             // runs of each state.
             return;
         }
+        let (stage, scratch) = buffers.get_or_insert_with(|| ([0; STAGE], [0; 2 * STAGE]));
+        let mut stage_len = 64;
         loop {
             let mut jis = match self.iso_2022_jp_encoder_state {
                 EncoderState::Ascii => false,
                 EncoderState::Jis0208 => true,
                 EncoderState::Roman => return,
             };
-            let max = (dst.left() / 5).min(STAGE);
+            let max = (dst.left() / 5).min(stage_len);
             if max < 32 {
                 return;
             }
             let mut again = false;
-            src.with_utf16(max, |kernels, units| {
+            src.with_utf16(&mut stage[..max], |kernels, units| {
                 let staged = units.len().min(max);
                 let units = &units[..staged];
-                let mut scratch = [0u8; 2 * STAGE];
                 let (plain, _) =
-                    kernels.utf16_to_legacy(units, &ENC_TABLES, crate::simd::as_out(&mut scratch));
+                    kernels.utf16_to_legacy(units, &ENC_TABLES, crate::simd::as_out(&mut scratch[..]));
                 // The runs of each kind: their bytes from `scratch` (one a unit for ASCII, two
                 // for the others), after an escape sequence where the kind changes.
                 let units = &units[..plain];
@@ -686,7 +676,7 @@ impl Iso2022JpEncoder {
                     }
                     // 4. ASCII in ASCII state: the code point. 13–15. The pointer's two bytes.
                     let len = if is_ascii { j - i } else { 2 * (j - i) };
-                    push_short(dst, &scratch[o..o + len]);
+                    dst.push_short(&scratch[o..o + len]);
                     o += len;
                     i = j;
                 }
@@ -705,6 +695,7 @@ impl Iso2022JpEncoder {
             if !again {
                 return;
             }
+            stage_len = (2 * stage_len).min(STAGE);
         }
     }
 

@@ -8,7 +8,6 @@
 //! caller checked room" as a contract, enforced by the slice bounds if it is broken.
 
 use crate::codecs::encode_runs::{self, bmp_utf8_len, copy_allowed};
-use crate::codecs::tuning::WITH_UTF16_STAGE;
 use crate::simd::{EncodeTables, Kernels};
 use crate::simd::{OutBytes, write_bytes};
 
@@ -44,14 +43,14 @@ pub(crate) trait Source {
     /// and Roman state, where U+000E, U+000F and U+001B, and in Roman U+005C and U+007E, are
     /// not themselves).
     fn copy_ascii_in(&mut self, dst: &mut ByteDest<'_>, allowed: u128);
-    /// Hands `f` the kernels and the next code units of the input as UTF-16, at most `max` and
-    /// [`WITH_UTF16_STAGE`] (from UTF-8: whole characters converted by the transcoding kernel into
-    /// a stage, which may hold up to 63 units fewer than fit where more input follows:
-    /// `Kernels::utf8_to_utf16_stage`), and consumes the units `f` returns it used (rounded down to whole
-    /// characters). For an encoder that works on UTF-16 units with its own loop around the
+    /// Hands `f` the kernels and the next code units of the input as UTF-16, at most
+    /// `stage.len()` (from UTF-8: whole characters converted by the transcoding kernel into
+    /// `stage`, which may hold up to 63 units fewer than fit where more input follows:
+    /// `Kernels::utf8_to_utf16_stage`), and consumes the units `f` returns it used (rounded
+    /// down to whole characters). For an encoder that works on UTF-16 units with its own loop around the
     /// `utf16_to_legacy` kernel (ISO-2022-JP, whose escape sequences go between the kernel's
     /// runs).
-    fn with_utf16(&mut self, max: usize, f: impl FnOnce(&'static Kernels, &[u16]) -> usize);
+    fn with_utf16(&mut self, stage: &mut [u16], f: impl FnOnce(&'static Kernels, &[u16]) -> usize);
     /// The kernels this source was made with (the encoder's level).
     fn kernels(&self) -> &'static Kernels;
     /// Where [`Source::encode_run`] may stage for the vector kernels again, in code units
@@ -150,14 +149,12 @@ impl Source for Utf8Source<'_> {
         dst.pos += n;
     }
     #[inline(always)]
-    fn with_utf16(&mut self, max: usize, f: impl FnOnce(&'static Kernels, &[u16]) -> usize) {
+    fn with_utf16(&mut self, stage: &mut [u16], f: impl FnOnce(&'static Kernels, &[u16]) -> usize) {
         let rest = &self.src.as_bytes()[self.pos..];
-        let max = max.min(WITH_UTF16_STAGE);
-        let mut stage = [0u16; WITH_UTF16_STAGE];
         // The stage's kernel: it may leave its last units (fewer than 64) to the next stage
         // where its vector loops stop for the stage's room; all the input left is its input,
         // so that the room, not the input, stops them.
-        let (read, units) = self.kernels.utf8_to_utf16_stage(rest, &mut stage[..max]);
+        let (read, units) = self.kernels.utf8_to_utf16_stage(rest, stage);
         let units = &stage[..units];
         let used = whole_units(units, f(self.kernels, units));
         self.pos += if used == units.len() {
@@ -261,9 +258,9 @@ impl Source for Utf16Source<'_> {
         dst.pos += n;
     }
     #[inline(always)]
-    fn with_utf16(&mut self, max: usize, f: impl FnOnce(&'static Kernels, &[u16]) -> usize) {
+    fn with_utf16(&mut self, stage: &mut [u16], f: impl FnOnce(&'static Kernels, &[u16]) -> usize) {
         let rest = &self.src[self.pos..];
-        let units = &rest[..rest.len().min(max).min(WITH_UTF16_STAGE)];
+        let units = &rest[..rest.len().min(stage.len())];
         self.pos += whole_units(units, f(self.kernels, units));
     }
     #[inline(always)]
@@ -296,6 +293,13 @@ impl<'a> ByteDest<'a> {
     #[inline(always)]
     pub(crate) fn push(&mut self, bytes: &[u8]) {
         write_bytes(&mut self.buf[self.pos..self.pos + bytes.len()], bytes);
+        self.pos += bytes.len();
+    }
+    /// [`ByteDest::push`] for bytes mostly fewer than 64 (`simd::write_short`); the caller
+    /// checked [`ByteDest::left`].
+    #[inline(always)]
+    pub(crate) fn push_short(&mut self, bytes: &[u8]) {
+        crate::simd::write_short(&mut self.buf[self.pos..], bytes);
         self.pos += bytes.len();
     }
     /// Writes one byte; the caller checked [`ByteDest::left`].

@@ -47,10 +47,6 @@ pub(super) const VECTOR_ENCODE_MIN: usize = 32;
 /// UTF-16 kernel leaves to its scalar tail, and a run zeroes its stage only once.
 pub(super) const ENCODE_STAGE: usize = 1024;
 
-/// The most UTF-16 code units `Source::with_utf16` hands over at a time (its stage is
-/// zeroed at each call, and ISO-2022-JP, its user, takes 256 at most).
-pub(super) const WITH_UTF16_STAGE: usize = 256;
-
 /// How far past a position where the vector encode kernels made no progress (the first
 /// character unmappable) an encode run from UTF-8 goes character by character before trying
 /// them again: text that is mostly unmappable (Japanese into windows-1251, written as

@@ -89,6 +89,26 @@ pub(crate) fn write_bytes(dst: &mut OutBytes, src: &[u8]) {
     unsafe { ptr::copy_nonoverlapping(src.as_ptr(), dst.as_mut_ptr().cast::<u8>(), src.len()) }
 }
 
+/// [`write_bytes`] for bytes mostly fewer than 64 (the runs between an encoder's escape
+/// sequences): by [`copy_short`]'s pieces under 64 (no `memcpy` call), by `memcpy` from 64
+/// (pieces up to 256 measured 0.5% more instructions on Japanese text into ISO-2022-JP at
+/// NEON).
+#[inline(always)]
+pub(crate) fn write_short(dst: &mut OutBytes, src: &[u8]) {
+    let dst = &mut dst[..src.len()];
+    let n = src.len();
+    // SAFETY: `dst` is exactly `n` bytes (the slicing above panics otherwise), `u8` and
+    // `MaybeUninit<u8>` share a layout, and a `&[u8]` and a `&mut` slice cannot overlap;
+    // `copy_short` gets `n < 64`.
+    unsafe {
+        if n < 64 {
+            copy_short(src.as_ptr(), dst.as_mut_ptr().cast::<u8>(), n);
+        } else {
+            ptr::copy_nonoverlapping(src.as_ptr(), dst.as_mut_ptr().cast::<u8>(), n);
+        }
+    }
+}
+
 /// Copies `n < 64` bytes from `src` to `dst` by overlapping loads and stores of 16, 8, 4, 2
 /// and 1 bytes, no call.
 ///
