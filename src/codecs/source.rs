@@ -47,9 +47,9 @@ pub(crate) trait Source {
     /// `stage.len()` (from UTF-8: whole characters converted by the transcoding kernel into
     /// `stage`, which may hold up to 63 units fewer than fit where more input follows:
     /// `Kernels::utf8_to_utf16_stage`), and consumes the units `f` returns it used (rounded
-    /// down to whole characters). For an encoder that works on UTF-16 units with its own loop around the
-    /// `utf16_to_legacy` kernel (ISO-2022-JP, whose escape sequences go between the kernel's
-    /// runs).
+    /// down to whole characters). For an encoder that works on UTF-16 units with its own loop
+    /// around the `utf16_to_legacy` kernel (ISO-2022-JP, whose escape sequences go between the
+    /// kernel's runs).
     fn with_utf16(&mut self, stage: &mut [u16], f: impl FnOnce(&'static Kernels, &[u16]) -> usize);
     /// The kernels this source was made with (the encoder's level).
     fn kernels(&self) -> &'static Kernels;
