@@ -35,10 +35,11 @@
 //!
 //! The compacted pieces are stored whole (16 bytes) one after the other, each over the
 //! garbage the one before left after its end; a block's last piece leaves garbage for the
-//! next block's first store (16 bytes or more from its start) to overwrite. So a block is
-//! stored that way only when the next block was checked and will be stored; else (the
-//! block before the scalar kernel takes over) it goes through a buffer and is copied
-//! exactly, so nothing after `written` changes.
+//! next block's first store (16 bytes or more from its start) to overwrite. Where no block
+//! follows (the scalar kernel takes over, or the loop ends), the 16 bytes after the last
+//! block's output, read before its stores, are written back, so nothing after `written`
+//! changes. (Before, a block was checked ahead and the one before it stored exactly
+//! through a buffer when it failed: the pending block's state cost every block more.)
 
 // The `CjkDecodeVector` skeleton has its instances at AVX2 and NEON; AVX-512 uses the lead
 // analysis and its own algorithm.
@@ -50,7 +51,6 @@ use super::ascii;
 use super::rows::{Keep, compact_rows};
 use crate::simd::OutBytes;
 use core::mem::MaybeUninit;
-use core::ptr;
 
 /// By the 8 bits of `kept` (u16 lane k is kept): the bytes of the kept lanes, in order.
 pub(crate) static ROWS16: [[u8; 16]; 256] = compact_rows(Keep::TwoOrNone).0;
@@ -150,15 +150,17 @@ pub(crate) trait CjkDecodeVector: Vector {
     ) -> Option<Self::Decoded>;
     /// Writes the block's UTF-8: its ASCII bytes, and each pair (`leads` and the byte after
     /// each) as the three bytes of its code point (U+0800 and above); at most `ROOM8`
-    /// bytes, starting with a store of 16 or more. (A lead in the last byte, cleared from
-    /// `leads`, may be written as a byte after the block's output.)
+    /// bytes, starting with a store of 16 or more; the bytes it changes after the block's
+    /// output are at most 16, and no more than that output. (A lead in the last byte,
+    /// cleared from `leads`, may be written as a byte after the block's output.)
     ///
     /// # Safety
     /// - The ISA is enabled in the caller.
     /// - `out` is valid for writing `ROOM8` bytes; `d` was decoded from `self`, `leads`.
     unsafe fn put_utf8(self, d: &Self::Decoded, leads: u64, out: *mut u8);
     /// Writes the block's UTF-16 as `put_utf8`: at most `ROOM16` units, starting with a
-    /// store of 8 or more.
+    /// store of 8 or more; at most 8 units changed after the block's output, and no more
+    /// than that output.
     ///
     /// # Safety
     /// - The ISA is enabled in the caller.
@@ -344,11 +346,13 @@ unsafe fn ascii_run<V: CjkDecodeVector, T>(src: &[u8], dst: &mut [T], put: impl 
 }
 
 /// The block loop of the pair kernels: while `lanes` input bytes and `room` code units of
-/// room remain, checks a block (`check`) and hands it to `put`, which writes its
-/// `len(block)` units at the given position: with whole stores (`true`: the next block will
-/// be written over what they leave after the end) or exactly. A block it cannot decode
-/// goes to the scalar kernel `tail`, up to its end: if that stops inside it, so does the
-/// kernel; otherwise the loop goes on after it. After an ASCII block, `ascii` copies the
+/// room (and 16 bytes after it) remain, checks a block (`check`) and hands it to `put`, which
+/// writes its `len(block)` units at the given position with whole stores, leaving garbage
+/// after them. The next block's first store overwrites it; where none follows (the scalar
+/// kernel takes over, or the loop ends), the 16 bytes after the last block's units, saved
+/// before its `put`, are written back, so nothing after `written` changes. A block it cannot
+/// decode goes to the scalar kernel `tail`, up to its end: if that stops inside it, so does
+/// the kernel; otherwise the loop goes on after it. After an ASCII block, `ascii` copies the
 /// run of ASCII that goes on from there (exactly: its length in bytes and units). After a
 /// block of pairs (if `K::RUNS`), `pairs` decodes the run of pairs that may go on from there,
 /// `step` bytes at a time, each step's `step_len` units written exactly by `put_pairs`.
@@ -357,9 +361,10 @@ unsafe fn ascii_run<V: CjkDecodeVector, T>(src: &[u8], dst: &mut [T], put: impl 
 /// # Safety
 /// - `check` may be called with a pointer valid for reading `lanes` bytes, `pairs` with one
 ///   valid for reading `step` bytes (only if `K::RUNS`).
-/// - `put` writes `len(block)` units at the position it is given and, with `true`, at most
-///   `room` units; with `true` it leaves at most 16 bytes after them changed, and it writes
-///   16 bytes or more from the start of every block.
+/// - `put` writes at most `room` units, `len(block)` of them the block's, at the position it
+///   is given; it stores 16 bytes or more from there, and it leaves at most 16 bytes after
+///   the block's units changed, no more than the block's units themselves (so the garbage
+///   of one block is inside the next one's units).
 /// - `put_pairs` writes `step_len` units, 16 bytes or more, at the position it is given.
 /// - `room` is at most 64.
 #[inline(always)]
@@ -372,76 +377,37 @@ pub(crate) unsafe fn pair_blocks<B: Checked, K: Runs, P, T: Copy>(
     (check, len, put, ascii): (
         impl Fn(*const u8) -> Option<B>,
         impl Fn(&B) -> usize,
-        impl Fn(&B, *mut T, bool),
+        impl Fn(&B, *mut T),
         impl Fn(&[u8], &mut [T]) -> usize,
     ),
     (step, step_len, pairs, put_pairs): (usize, usize, impl Fn(*const u8) -> Option<P>, impl Fn(&P, *mut T)),
 ) -> (usize, usize) {
+    // The units of the 16 bytes a whole `put` may leave changed after its block's units.
+    let spill = 16 / size_of::<T>().max(1);
     let (mut read, mut written) = (0, 0);
     let (src_len, dst_len) = (src.len(), dst.len());
-    // The block at `read` (checked, not yet written).
-    let mut pending: Option<B> = None;
+    // What the 16 bytes at `written` held before the last block's `put`, if it may have left
+    // garbage there (no store since has covered them).
+    let mut saved: Option<MaybeUninit<[u8; 16]>> = None;
     loop {
-        let (r, w) = pending
-            .as_ref()
-            .map_or((read, written), |b| (read + b.read(), written + len(b)));
-        let steps = |r: usize, w: usize| r + step <= src_len && w + step_len <= dst_len;
-        if K::RUNS
-            && let Some(b) = pending
-            && b.pairs()
-            && steps(r, w)
-            // SAFETY: `r + step <= src.len()` (the contract on `pairs`).
-            && let Some(mut p) = pairs(src.as_ptr().wrapping_add(r))
-        {
-            // After a block of pairs, a run of them: the block whole (the garbage after it
-            // is overwritten by the step's 16 bytes or more), then the run's steps, each
-            // exactly.
-            put(&b, dst[written..].as_mut_ptr(), true);
-            (read, written) = (r, w);
-            loop {
-                put_pairs(&p, dst[written..].as_mut_ptr());
-                read += step;
-                written += step_len;
-                if !steps(read, written) {
-                    break;
-                }
-                // SAFETY: `read + step <= src.len()` (`steps`).
-                match pairs(src.as_ptr().wrapping_add(read)) {
-                    Some(next) => p = next,
-                    None => break,
-                }
-            }
-            pending = None;
-            continue;
-        }
-        let whole = r + lanes <= src_len && w + room <= dst_len;
-        // SAFETY: `r + lanes <= src.len()` (the contract on `check`).
+        let whole = read + lanes <= src_len && written + room + spill <= dst_len;
+        // SAFETY: `read + lanes <= src.len()` (the contract on `check`).
         let next = if whole {
-            check(src.as_ptr().wrapping_add(r))
+            check(src.as_ptr().wrapping_add(read))
         } else {
             None
         };
-        if let Some(b) = pending {
-            // `written + room <= dst.len()` held when `b` was checked; `put` writes `w -
-            // written <= room` units exactly, or with `whole` at most `room`, and the garbage
-            // past them that it leaves then is overwritten by the next block's first store
-            // (the contract), which will be made as `next` is `Some`.
-            put(&b, dst[written..].as_mut_ptr(), next.is_some());
-            (read, written) = (r, w);
-        }
-        if let Some(b) = next
-            && b.ascii()
-        {
-            // Its bytes, exactly (over the garbage the block before left: 16 bytes or
-            // more), then the rest of the run.
-            put(&b, dst[written..].as_mut_ptr(), true);
-            let n = b.read() + ascii(&src[r + b.read()..], &mut dst[w + b.read()..]);
-            (read, written) = (r + n, w + n);
-            pending = None;
-            continue;
-        }
-        pending = next;
-        if next.is_none() {
+        let Some(b) = next else {
+            if let Some(s) = saved.take() {
+                // SAFETY: the 16 bytes at `written` were read into `s` when `written + 16
+                // bytes <= dst.len()` held (below), and `written` has not moved since.
+                unsafe {
+                    dst.as_mut_ptr()
+                        .add(written)
+                        .cast::<MaybeUninit<[u8; 16]>>()
+                        .write_unaligned(s)
+                }
+            }
             if !whole {
                 break;
             }
@@ -453,6 +419,41 @@ pub(crate) unsafe fn pair_blocks<B: Checked, K: Runs, P, T: Copy>(
             if r < lanes {
                 // It stopped inside the block, where it would have without the end.
                 return (read, written);
+            }
+            continue;
+        };
+        let n = len(&b);
+        let out = dst[written..].as_mut_ptr();
+        if b.ascii() {
+            // Its bytes, exactly (over the garbage the block before left: 16 bytes or
+            // more), then the rest of the run.
+            put(&b, out);
+            let m = b.read() + ascii(&src[read + b.read()..], &mut dst[written + n..]);
+            (read, written) = (read + m, written + m);
+            saved = None;
+            continue;
+        }
+        // SAFETY: `n <= room` units and `written + room + spill <= dst.len()`: the 16 bytes
+        // after the block's units are inside `dst`, read as possibly uninitialised bytes.
+        saved = Some(unsafe { out.add(n).cast::<MaybeUninit<[u8; 16]>>().read_unaligned() });
+        // `written + room <= dst.len()`, and `put` writes at most `room` units (the
+        // contract); the garbage it leaves after its `n` units is overwritten by the next
+        // block's first store (16 bytes or more), or by the run's first step, or written
+        // back from `saved`.
+        put(&b, out);
+        (read, written) = (read + b.read(), written + n);
+        if K::RUNS && b.pairs() {
+            // After a block of pairs, a run of them, each step written exactly (over the
+            // garbage the block left: 16 bytes or more).
+            while read + step <= src_len && written + step_len <= dst_len {
+                // SAFETY: `read + step <= src.len()` (the contract on `pairs`).
+                let Some(p) = pairs(src.as_ptr().wrapping_add(read)) else {
+                    break;
+                };
+                put_pairs(&p, dst[written..].as_mut_ptr());
+                read += step;
+                written += step_len;
+                saved = None;
             }
         }
     }
@@ -480,22 +481,6 @@ pub(crate) struct Steps;
 
 /// No runs of pairs: a block at a time throughout.
 pub(crate) struct NoRuns;
-
-/// Writes `n` units through a buffer: `put` writes at most 64 units at the start of the
-/// buffer, of which the first `n` are copied to `out`.
-///
-/// # Safety
-/// - `out` is valid for writing `n` units and `n <= 64`.
-/// - `put` writes at most 64 units at the pointer it is given.
-#[inline(always)]
-pub(crate) unsafe fn exactly<T: Copy + Default>(out: *mut T, n: usize, put: impl Fn(*mut T)) {
-    let mut buf = [T::default(); 64];
-    put(buf.as_mut_ptr());
-    debug_assert!(n <= 64);
-    // SAFETY: `n <= 64` units of `buf` to `out`, valid for them (the contract); the two do
-    // not overlap (`buf` is local).
-    unsafe { ptr::copy_nonoverlapping(buf.as_ptr(), out, n) }
-}
 
 /// The pair kernel to UTF-8, a block at a time.
 ///
@@ -566,9 +551,9 @@ unsafe fn utf8_by<V: CjkDecodeVector, K: Runs, P>(
     let t = unsafe { V::load_tables(tables) };
     // SAFETY: `check` reads `LANES` bytes where `pair_blocks` says it may; `put` writes as
     // that requires: an ASCII block's `LANES` bytes (the first 16 at least), a decoded one
-    // whole (`put_utf8`: at most `ROOM8`, starting with a store of 16) or exactly its
-    // `utf8_len` through the buffer; `pairs` and `put_pairs` as the contract says; the ISA
-    // per the contract.
+    // by `put_utf8` (at most `ROOM8`, starting with a store of 16, its garbage as
+    // `pair_blocks` requires); `pairs` and `put_pairs` as the contract says; the ISA per the
+    // contract.
     unsafe {
         pair_blocks::<Block<V>, K, P, MaybeUninit<u8>>(
             src,
@@ -579,12 +564,11 @@ unsafe fn utf8_by<V: CjkDecodeVector, K: Runs, P>(
             (
                 |at| block::<V, 0x800>(at, &t, tables),
                 Block::utf8_len,
-                |b, out, whole| {
+                |b, out| {
                     let out = out.cast::<u8>();
                     match &b.decoded {
                         None => b.v.store(out),
-                        Some(d) if whole => b.v.put_utf8(d, b.leads, out),
-                        Some(d) => exactly(out, b.utf8_len(), |buf| b.v.put_utf8(d, b.leads, buf)),
+                        Some(d) => b.v.put_utf8(d, b.leads, out),
                     }
                 },
                 |src, dst| ascii_run::<V, _>(src, dst, |v, out| v.store(out.cast())),
@@ -663,7 +647,7 @@ unsafe fn utf16_by<V: CjkDecodeVector, K: Runs, P>(
     // SAFETY: the ISA per the contract; `supports` checked above.
     let t = unsafe { V::load_tables(tables) };
     // SAFETY: as in `utf8_by`, in units (`put_utf16`: at most `ROOM16`, starting with a
-    // store of 8 units).
+    // store of 8 units, its garbage as `pair_blocks` requires).
     unsafe {
         pair_blocks::<Block<V>, K, P, u16>(
             src,
@@ -674,10 +658,9 @@ unsafe fn utf16_by<V: CjkDecodeVector, K: Runs, P>(
             (
                 |at| block::<V, 0x80>(at, &t, tables),
                 Block::utf16_len,
-                |b, out, whole| match &b.decoded {
+                |b, out| match &b.decoded {
                     None => b.v.widen_store(out),
-                    Some(d) if whole => b.v.put_utf16(d, b.leads, b.kept, out),
-                    Some(d) => exactly(out, b.utf16_len(), |buf| b.v.put_utf16(d, b.leads, b.kept, buf)),
+                    Some(d) => b.v.put_utf16(d, b.leads, b.kept, out),
                 },
                 |src, dst| ascii_run::<V, _>(src, dst, |v, out| v.widen_store(out)),
             ),
