@@ -217,16 +217,21 @@ pub(crate) struct Block<V: CjkDecodeVector> {
 }
 
 impl<V: CjkDecodeVector> Block<V> {
+    /// The leads.
+    #[inline(always)]
+    fn lead_count(&self) -> usize {
+        (self.leads.count_ones() / V::BITS) as usize
+    }
     /// Code units of UTF-16 out: one per kept byte, the block's bytes but the trails (one
-    /// per lead). (One popcount: NEON's takes four instructions.)
+    /// per lead).
     #[inline(always)]
     fn utf16_len(&self) -> usize {
-        self.read - (self.leads.count_ones() / V::BITS) as usize
+        self.read - self.lead_count()
     }
     /// Bytes of UTF-8 out: one per kept byte, two more for each lead.
     #[inline(always)]
     fn utf8_len(&self) -> usize {
-        self.read + (self.leads.count_ones() / V::BITS) as usize
+        self.read + self.lead_count()
     }
 }
 
@@ -389,28 +394,27 @@ pub(crate) unsafe fn pair_blocks<B: Checked, K: Runs, P, T: Copy>(
     // What the 16 bytes at `written` held before the last block's `put`, if it may have left
     // garbage there (no store since has covered them).
     let mut saved: Option<MaybeUninit<[u8; 16]>> = None;
+    // Writes back the 16 bytes after `written` if the last block's `put` changed them.
+    let restore = |saved: &mut Option<MaybeUninit<[u8; 16]>>, dst: &mut [T], written: usize| {
+        if let Some(s) = saved.take() {
+            // SAFETY: the 16 bytes at `written` were read into `s` when `written + 16 bytes
+            // <= dst.len()` held (below), and `written` has not moved since.
+            unsafe {
+                dst.as_mut_ptr()
+                    .add(written)
+                    .cast::<MaybeUninit<[u8; 16]>>()
+                    .write_unaligned(s)
+            }
+        }
+    };
     loop {
-        let whole = read + lanes <= src_len && written + room + spill <= dst_len;
+        if read + lanes > src_len || written + room + spill > dst_len {
+            restore(&mut saved, dst, written);
+            break;
+        }
         // SAFETY: `read + lanes <= src.len()` (the contract on `check`).
-        let next = if whole {
-            check(src.as_ptr().wrapping_add(read))
-        } else {
-            None
-        };
-        let Some(b) = next else {
-            if let Some(s) = saved.take() {
-                // SAFETY: the 16 bytes at `written` were read into `s` when `written + 16
-                // bytes <= dst.len()` held (below), and `written` has not moved since.
-                unsafe {
-                    dst.as_mut_ptr()
-                        .add(written)
-                        .cast::<MaybeUninit<[u8; 16]>>()
-                        .write_unaligned(s)
-                }
-            }
-            if !whole {
-                break;
-            }
+        let Some(b) = check(src.as_ptr().wrapping_add(read)) else {
+            restore(&mut saved, dst, written);
             // A block it cannot decode: the scalar kernel, to the first character boundary
             // from the block's end.
             let (r, w) = tail(&src[read..], tables, &mut dst[written..], lanes);
@@ -433,16 +437,18 @@ pub(crate) unsafe fn pair_blocks<B: Checked, K: Runs, P, T: Copy>(
             saved = None;
             continue;
         }
-        // SAFETY: `n <= room` units and `written + room + spill <= dst.len()`: the 16 bytes
-        // after the block's units are inside `dst`, read as possibly uninitialised bytes.
+        // SAFETY: `n <= room` units and `written + room + spill <= dst.len()` (checked at
+        // the top of the loop): the 16 bytes after the block's units are inside `dst`, read
+        // as possibly uninitialised bytes.
         saved = Some(unsafe { out.add(n).cast::<MaybeUninit<[u8; 16]>>().read_unaligned() });
         // `written + room <= dst.len()`, and `put` writes at most `room` units (the
         // contract); the garbage it leaves after its `n` units is overwritten by the next
         // block's first store (16 bytes or more), or by the run's first step, or written
         // back from `saved`.
+        let pairs_block = K::RUNS && b.pairs();
         put(&b, out);
         (read, written) = (read + b.read(), written + n);
-        if K::RUNS && b.pairs() {
+        if pairs_block {
             // After a block of pairs, a run of them, each step written exactly (over the
             // garbage the block left: 16 bytes or more).
             while read + step <= src_len && written + step_len <= dst_len {

@@ -225,10 +225,10 @@ impl CjkDecodeVector for uint8x16_t {
             // in byte 2k.
             let row = vbslq_u8(lead, rows, vextq_u8::<1>(rows, zero));
             let col = vbslq_u8(lead, vextq_u8::<1>(cols, zero), vextq_u8::<2>(cols, zero));
-            let has = vorrq_u8(lead, vextq_u8::<1>(lead, zero));
-            // Even bytes: the 8 pairs' rows, then their columns; their lead masks.
+            // Even bytes: the 8 pairs' rows, then their columns.
             let pair = vuzp1q_u8(row, col);
-            let has = vreinterpretq_u16_s16(vmovl_s8(vget_low_s8(vreinterpretq_s8_u8(vuzp1q_u8(has, has)))));
+            // The pairs that have a lead: lane k, bytes 2k and 2k + 1, not both zero.
+            let has = vtstq_u16(vreinterpretq_u16_u8(lead), vreinterpretq_u16_u8(lead));
             let pointer = vmlal_u8(
                 vmovl_u8(vget_high_u8(pair)),
                 vsub_u8(vget_low_u8(pair), vdup_n_u8(1)),
