@@ -180,6 +180,44 @@ fn cjk(k: KernelTable, rng: &mut Rng, quick: bool) -> usize {
     let rounds = if quick { 40 } else { 300 };
     for tables in cjk_tables() {
         let encoded = spec::run_encoder(tables.encoding(), &text, spec::ErrorMode::Html).output;
+        // A stop at every place of two blocks or more of pairs and ASCII (0xFF leads no pair
+        // in any of the five), with output buffers ending exactly there, a little after and
+        // far after: whichever block stops the kernel, the bytes a block stored whole left
+        // after its output are written back (canaries past `written`).
+        let dense = spec::run_encoder(
+            tables.encoding(),
+            "火星は太陽系 of 第四顆行星 화성은 Mars",
+            spec::ErrorMode::Html,
+        )
+        .output;
+        for at in 0..dense.len() {
+            let mut bytes = dense.clone();
+            bytes[at] = 0xFF;
+            let r8 = reference.cjk_to_utf8(&bytes, &tables, &mut vec![0u8; 3 * bytes.len()]);
+            let r16 = reference.cjk_to_utf16(&bytes, &tables, &mut vec![0u16; bytes.len()]);
+            for (cap8, cap16) in [
+                (r8.1, r16.1),
+                (r8.1 + 1, r16.1 + 1),
+                (r8.1 + 17, r16.1 + 9),
+                (3 * bytes.len() + 40, bytes.len() + 40),
+            ] {
+                let b = &bytes;
+                checks += same(
+                    k,
+                    &format!("{:?} stop at {at} cap {cap8}/{cap16}", tables.encoding()),
+                    |k| {
+                        let mut d8 = vec![0xA5u8; cap8];
+                        let mut d16 = vec![0xA5A5u16; cap16];
+                        (
+                            k.cjk_to_utf8(b, &tables, &mut d8),
+                            d8,
+                            k.cjk_to_utf16(b, &tables, &mut d16),
+                            d16,
+                        )
+                    },
+                );
+            }
+        }
         let units: Vec<u16> = text.encode_utf16().collect();
         for _ in 0..rounds {
             let start = rng.below(encoded.len());
