@@ -156,9 +156,11 @@ impl Decoded {
 impl CjkDecodeVector for uint8x16_t {
     const BITS: u32 = 4;
     // Two pieces of 8 input bytes, each stored as 16 bytes, the second at the end of the
-    // first (at most 12 bytes).
+    // first (at most 12 bytes). A block's output is 15 bytes or more (it reads 15 or 16), so
+    // at most 13 bytes past it change.
     const ROOM8: usize = 28;
-    // Two pieces of 8 bytes, each stored as 8 units.
+    // Two pieces of 8 bytes, each stored as 8 units; a piece's output is 4 units or more, so
+    // at most 4 units past the block's (8 or more) change.
     const ROOM16: usize = 16;
     const ASCII_RUNS: bool = true;
     type Tables = Tables;

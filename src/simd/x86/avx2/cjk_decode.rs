@@ -337,10 +337,13 @@ const EVEN: u64 = 0x5555_5555;
 impl CjkDecodeVector for __m256i {
     const BITS: u32 = 1;
     // A mixed block: four pieces of 8 input bytes, each stored as 16 bytes at the end of
-    // those before (at most 36 bytes before the last); sixteen pairs: 48 bytes exactly.
+    // those before (at most 36 bytes before the last); sixteen pairs: 48 bytes exactly. The
+    // last piece's output is 7 bytes or more, so at most 9 bytes past the block's (31 or
+    // more) change.
     const ROOM8: usize = 52;
     // A mixed block: four pieces of 8 bytes, each stored as 8 units (at most 24 before the
-    // last); ASCII: 32 units.
+    // last); ASCII: 32 units. The last piece's output is 3 units or more, so at most 5 units
+    // past the block's (16 or more) change.
     const ROOM16: usize = 32;
     // No ASCII runs: their branch on every block costs CJK text more than runs save
     // (docs/decisions.md, "CJK kernels from one skeleton").
