@@ -159,8 +159,9 @@ impl CjkDecodeVector for uint8x16_t {
     // first (at most 12 bytes). A block's output is 15 bytes or more (it reads 15 or 16), so
     // at most 13 bytes past it change.
     const ROOM8: usize = 28;
-    // Two pieces of 8 bytes, each stored as 8 units; a piece's output is 4 units or more, so
-    // at most 4 units past the block's (8 or more) change.
+    // Two pieces of 8 bytes, each stored as 8 units; the second one's output is 3 units or
+    // more (three pairs before a lead cut at the block's end), so at most 5 units past the
+    // block's (8 or more) change.
     const ROOM16: usize = 16;
     const ASCII_RUNS: bool = true;
     type Tables = Tables;
