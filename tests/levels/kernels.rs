@@ -180,16 +180,23 @@ fn cjk(k: KernelTable, rng: &mut Rng, quick: bool) -> usize {
     let rounds = if quick { 40 } else { 300 };
     for tables in cjk_tables() {
         let encoded = spec::run_encoder(tables.encoding(), &text, spec::ErrorMode::Html).output;
-        // A stop at every place of two blocks or more of pairs and ASCII (0xFF leads no pair
-        // in any of the five), with output buffers ending exactly there, a little after and
-        // far after: whichever block stops the kernel, the bytes a block stored whole left
-        // after its output are written back (canaries past `written`).
+        // A stop at every place of pairs and ASCII, two blocks or more at every level (128
+        // bytes or more: AVX-512's blocks are 64; 0xFF leads no pair in any of the five),
+        // with output buffers ending exactly there, a little after and far after: whichever
+        // block stops the kernel, the bytes a block stored whole left after its output are
+        // written back (canaries past `written`).
         let dense = spec::run_encoder(
             tables.encoding(),
-            "火星は太陽系 of 第四顆行星 화성은 Mars",
+            &"火星は太陽系 of 第四顆行星 화성은 Mars".repeat(4),
             spec::ErrorMode::Html,
         )
         .output;
+        assert!(
+            dense.len() >= 128,
+            "{:?}: {} bytes",
+            tables.encoding(),
+            dense.len()
+        );
         for at in 0..dense.len() {
             let mut bytes = dense.clone();
             bytes[at] = 0xFF;

@@ -38,8 +38,7 @@
 //! next block's first store (16 bytes or more from its start) to overwrite. Where no block
 //! follows (the scalar kernel takes over, or the loop ends), the 16 bytes after the last
 //! block's output, read before its stores, are written back, so nothing after `written`
-//! changes. (Before, a block was checked ahead and the one before it stored exactly
-//! through a buffer when it failed: the pending block's state cost every block more.)
+//! changes (`docs/decisions.md`, "CJK pair kernels without look-ahead").
 
 // The `CjkDecodeVector` skeleton has its instances at AVX2 and NEON; AVX-512 uses the lead
 // analysis and its own algorithm.
@@ -101,9 +100,9 @@ pub(crate) trait CjkDecodeVector: Vector {
     /// Bits per byte in the masks the methods take and return.
     const BITS: u32;
     /// Output room (bytes) a block's UTF-8 needs when stored whole: at most this many are
-    /// written (the garbage after the block's output included); at most 64.
+    /// written (the garbage after the block's output included).
     const ROOM8: usize;
-    /// The same for UTF-16 (units); at most 64.
+    /// The same for UTF-16 (units).
     const ROOM16: usize;
     /// Whether an all-ASCII block starts a run of ASCII copied four vectors at a time (HTML)
     /// rather than the next block (dense CJK text, where the run's branch costs more).
@@ -371,7 +370,6 @@ unsafe fn ascii_run<V: CjkDecodeVector, T>(src: &[u8], dst: &mut [T], put: impl 
 ///   the block's units changed, no more than the block's units themselves (so the garbage
 ///   of one block is inside the next one's units).
 /// - `put_pairs` writes `step_len` units, 16 bytes or more, at the position it is given.
-/// - `room` is at most 64.
 #[inline(always)]
 pub(crate) unsafe fn pair_blocks<B: Checked, K: Runs, P, T: Copy>(
     src: &[u8],
