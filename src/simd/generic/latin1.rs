@@ -21,6 +21,7 @@
 use super::super::scalar;
 use super::super::vector::Vector;
 use super::ascii;
+use super::cold_path;
 use super::rows::{Keep, NONE, compact_rows};
 use crate::simd::OutBytes;
 
@@ -50,6 +51,15 @@ pub(crate) static DROP_LENS: [u8; 256] = compact_rows(Keep::OneOrNone).1;
 /// contract is [`Vector`]'s: the instruction set of the implementing type is enabled in the
 /// caller, pointers are valid for what a method reads or writes.
 pub(crate) trait Latin1Vector: Vector {
+    /// Whether the block loop advances over a converted block by a branch on its bytes read
+    /// (`LANES`, or one fewer where a lead ends the block) rather than by adding them: the
+    /// next block's load then does not wait for this block's lead analysis, which made the
+    /// loop one dependency chain (German windows-1252 encode at AVX2 +53%, at AVX-512 +60%).
+    /// Not at NEON, whose speed here is its instruction count: the rare path's call reloads
+    /// the loop's constants (+3.3% instructions; docs/decisions.md, "Latin1 blocks: the bytes
+    /// read by a branch").
+    const READ_BY_BRANCH: bool;
+
     /// Converts the block `self` (starting at a character boundary, not all ASCII) if all
     /// its characters are ASCII or U+0080..=U+00FF from `first` (a lead in the last byte
     /// excepted: the block then ends before it), writing exactly its output at `out`:
@@ -112,7 +122,9 @@ pub(crate) unsafe fn utf8_to_latin1<V: Latin1Vector>(
     // instructions a byte at NEON); the ISA per the contract.
     let (read, written) = unsafe {
         let first_v = V::splat(first);
-        blocks::<V>(src, dst, 0, |v, out| v.put_latin1(first_v, out))
+        blocks::<V>(src, dst, (0, V::READ_BY_BRANCH), |v, out| {
+            v.put_latin1(first_v, out)
+        })
     };
     let (src, dst) = (&src[read..], &mut dst[written..]);
     let (r, w) = if V::LANES <= 16 {
@@ -153,7 +165,8 @@ fn letters_to_latin1(src: &[u8], first: u8, dst: &mut OutBytes) -> (usize, usize
 /// The loop of both kernels: the ASCII blocks ([`ascii_blocks`]), and `put` for each block
 /// with a byte from 0x80, which has `LANES` bytes of output left (`ascii_blocks` returns a
 /// block only then), and `room` if more (0: no test): `Some((read, written))`, or `None`
-/// where the kernel stops. Returns how far it got.
+/// where the kernel stops; the bytes read advance by a branch if `by_branch`
+/// ([`Latin1Vector::READ_BY_BRANCH`]). Returns how far it got.
 ///
 /// # Safety
 /// - The ISA of `V` is enabled in the caller.
@@ -162,7 +175,7 @@ fn letters_to_latin1(src: &[u8], first: u8, dst: &mut OutBytes) -> (usize, usize
 unsafe fn blocks<V: Vector>(
     src: &[u8],
     dst: &mut OutBytes,
-    room: usize,
+    (room, by_branch): (usize, bool),
     put: impl Fn(V, *mut u8) -> Option<(usize, usize)>,
 ) -> (usize, usize) {
     let (mut read, mut written) = (0, 0);
@@ -184,7 +197,14 @@ unsafe fn blocks<V: Vector>(
             let Some((r, w)) = put(v, d.add(i)) else {
                 break;
             };
-            read += r;
+            // `LANES` bytes read, but for a lead in the block's last byte (rarely): by a
+            // branch if `by_branch` (`Latin1Vector::READ_BY_BRANCH`, `cold_path`).
+            if !by_branch || r == V::LANES {
+                read += if by_branch { V::LANES } else { r };
+            } else {
+                cold_path();
+                read += r;
+            }
             written += w;
         }
     }
@@ -253,7 +273,7 @@ pub(crate) unsafe fn latin1_to_utf8<V: Latin1Vector>(
     // gives it; the ISA per the contract.
     let (read, written) = unsafe {
         let first_v = V::splat(first);
-        blocks::<V>(src, dst, 2 * V::LANES, |v, out| {
+        blocks::<V>(src, dst, (2 * V::LANES, false), |v, out| {
             v.put_utf8(first_v, out).map(|w| (V::LANES, w))
         })
     };

@@ -14,6 +14,8 @@ use crate::simd::generic::utf16_to_utf8::{ROWS12, ROWS12_LENS};
 const WEIGHT: [u8; 16] = [1, 2, 4, 8, 16, 32, 64, 128, 1, 2, 4, 8, 16, 32, 64, 128];
 
 impl Latin1Vector for uint8x16_t {
+    const READ_BY_BRANCH: bool = false;
+
     #[inline(always)]
     unsafe fn put_latin1(self, first: Self, out: *mut u8) -> Option<(usize, usize)> {
         // SAFETY: register operations; the row loads index `DROP_ONE` with `p & 15`, tables

@@ -9,6 +9,8 @@ use crate::simd::generic::latin1::{DROP_LENS, DROP_ONE, DROP_ROWS, Latin1Vector}
 use crate::simd::generic::single_byte::{SingleByteVector, TAIL8, put_two_byte};
 
 impl Latin1Vector for __m256i {
+    const READ_BY_BRANCH: bool = true;
+
     #[inline(always)]
     unsafe fn put_latin1(self, first: Self, out: *mut u8) -> Option<(usize, usize)> {
         // SAFETY: register operations; the row loads read the 16 bytes of `DROP_ONE[p & 15]`,

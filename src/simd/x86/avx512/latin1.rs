@@ -8,6 +8,8 @@ use core::arch::x86_64::*;
 use crate::simd::generic::latin1::Latin1Vector;
 
 impl Latin1Vector for __m512i {
+    const READ_BY_BRANCH: bool = true;
+
     #[inline(always)]
     unsafe fn put_latin1(self, first: Self, out: *mut u8) -> Option<(usize, usize)> {
         // SAFETY: register operations; the masked store writes the `n` bytes at `out` that
