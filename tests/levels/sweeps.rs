@@ -157,6 +157,14 @@ fn caps(len: usize) -> Vec<usize> {
     }
 }
 
+/// Where a sweep's output buffer starts in a padded one: 0..64 bytes past its allocation,
+/// varied with the input's address (so with [`same`]'s alignments) and equal for the level
+/// and scalar, which take the same input: the ASCII kernels align their stores by it
+/// (`generic::ascii::store_skew`).
+fn out_offset(s: &[u8]) -> usize {
+    (s.as_ptr() as usize).wrapping_mul(7) % 64
+}
+
 pub fn ascii_kernels() {
     let inputs = byte_inputs(b"The quick brown fox jumps. ", &[b"\x80", b"\xFF", b"\xC3\xA9"]);
     for k in levels() {
@@ -173,8 +181,9 @@ pub fn ascii_kernels() {
                 k,
                 input,
                 |k, s, cap| {
-                    let mut d = vec![0xA5u8; cap];
-                    let n = k.copy_ascii(s, as_out(&mut d));
+                    let off = out_offset(s);
+                    let mut d = vec![0xA5u8; off + cap + 64];
+                    let n = k.copy_ascii(s, as_out(&mut d[off..off + cap]));
                     (n, d)
                 },
                 caps,
@@ -184,8 +193,9 @@ pub fn ascii_kernels() {
                 k,
                 input,
                 |k, s, cap| {
-                    let mut d = vec![0xA5A5u16; cap];
-                    let n = k.widen_ascii(s, &mut d);
+                    let off = out_offset(s) / 2;
+                    let mut d = vec![0xA5A5u16; off + cap + 32];
+                    let n = k.widen_ascii(s, &mut d[off..off + cap]);
                     (n, d)
                 },
                 caps,
@@ -197,12 +207,14 @@ pub fn ascii_kernels() {
                 k,
                 input,
                 |k, s, cap| {
-                    let mut d = vec![0xA5u8; cap];
-                    let n = k.copy_ascii_loose(s, as_out(&mut d));
+                    let off = out_offset(s);
+                    let mut buf = vec![0xA5u8; off + cap + 64];
+                    let n = k.copy_ascii_loose(s, as_out(&mut buf[off..off + cap]));
                     let end = s.len().min(cap).min(n + 63);
+                    let outside = buf[..off].iter().chain(&buf[off + cap..]).any(|&b| b != 0xA5);
+                    let d = &buf[off..off + cap];
                     let changed_past = d.iter().enumerate().skip(n).any(|(i, &b)| b != 0xA5 && i >= end);
-                    d.truncate(n);
-                    (n, d, changed_past)
+                    (n, d[..n].to_vec(), changed_past || outside)
                 },
                 caps,
             );
@@ -333,13 +345,21 @@ pub fn narrow_ascii_kernel() {
                     variants.push(v);
                 }
             }
-            for v in variants {
+            for (i, v) in variants.into_iter().enumerate() {
                 for cap in [len + 1, len / 2] {
-                    let mut a = vec![0xA5u8; cap];
-                    let mut b = vec![0xA5u8; cap];
-                    let got = k.narrow_ascii(&v, as_out(&mut a));
-                    let expect = scalar_table().narrow_ascii(&v, as_out(&mut b));
-                    assert_eq!((got, a), (expect, b), "narrow_ascii {:?} len {len}", k.level());
+                    // Output buffers at every offset from 0 to 63 bytes in turn (the kernels
+                    // align their stores by it).
+                    let off = (i * 7 + cap) % 64;
+                    let mut a = vec![0xA5u8; off + cap + 64];
+                    let mut b = vec![0xA5u8; off + cap + 64];
+                    let got = k.narrow_ascii(&v, as_out(&mut a[off..off + cap]));
+                    let expect = scalar_table().narrow_ascii(&v, as_out(&mut b[off..off + cap]));
+                    assert_eq!(
+                        (got, a),
+                        (expect, b),
+                        "narrow_ascii {:?} len {len} offset {off}",
+                        k.level()
+                    );
                 }
             }
         }

@@ -45,18 +45,19 @@ pub(crate) unsafe fn run4<V: Copy>(
     i
 }
 
-/// [`run4`] after one vector tested alone: the length of the ASCII run at the start, a
-/// multiple of `lanes`, 0 if the first vector is not all ASCII. The first alone, as short runs
-/// (between the letters of German or French text, between the words of other scripts) end
-/// there, before four loads; the four-vector rounds are then the whole cost of long runs. The
-/// caller finishes the run one vector at a time.
+/// [`run4`] after one vector tested alone: the length of the ASCII run at the start, 0 if the
+/// first vector is not all ASCII. The first alone, as short runs (between the letters of
+/// German or French text, between the words of other scripts) end there, before four loads;
+/// the four-vector rounds are then the whole cost of long runs. They start `skew` units
+/// before the first vector's end ([`store_skew`]: so that their stores are aligned), stored
+/// again. The caller finishes the run one vector at a time.
 ///
 /// # Safety
-/// As [`run4`].
+/// As [`run4`]; `skew < lanes`.
 #[inline(always)]
 pub(crate) unsafe fn run1_then4<V: Copy>(
     len: usize,
-    lanes: usize,
+    (lanes, skew): (usize, usize),
     load: impl Fn(usize) -> V,
     or: impl Fn(V, V) -> V,
     ascii: impl Fn(V) -> bool,
@@ -70,19 +71,31 @@ pub(crate) unsafe fn run1_then4<V: Copy>(
         return 0;
     }
     put(v, 0);
-    // SAFETY: `run4` calls `load` and `put` at `lanes + k` with `k + lanes <= len - lanes`,
-    // so `lanes + k + lanes <= len`, as this function's contract allows.
-    lanes
-        + unsafe {
-            run4(
-                len - lanes,
-                lanes,
-                |k| load(lanes + k),
-                or,
-                ascii,
-                |v, k| put(v, lanes + k),
-            )
-        }
+    let from = lanes - skew;
+    // SAFETY: `run4` calls `load` and `put` at `from + k` with `k + lanes <= len - from`, so
+    // `from + k + lanes <= len`, as this function's contract allows.
+    from + unsafe {
+        run4(
+            len - from,
+            lanes,
+            |k| load(from + k),
+            or,
+            ascii,
+            |v, k| put(v, from + k),
+        )
+    }
+}
+
+/// The units by which [`run1_then4`]'s rounds start before its first vector's end so that
+/// their stores are aligned to `width` bytes, for output at `out` of `unit` bytes per input
+/// unit (each store `width` bytes, at `out` plus a multiple of `width` from there). A store
+/// that crosses a cache line costs two: 32-byte stores into a buffer aligned to 16 (as
+/// allocations of 128 KB and more are, at 16 bytes past a page) cross one in two, and widening
+/// ASCII at AVX2 went 24.6 -> 27.8 GB/s with them aligned (docs/decisions.md, "Aligned
+/// stores for the runs of ASCII").
+#[inline(always)]
+pub(crate) fn store_skew(out: *const u8, lanes: usize, unit: usize, width: usize) -> usize {
+    (out.wrapping_add(lanes * unit) as usize % width) / unit
 }
 
 /// # Safety
@@ -146,7 +159,7 @@ unsafe fn copy_with<V: Vector, const LOOSE: bool>(src: &[u8], dst: &mut OutBytes
     let mut i = unsafe {
         run1_then4(
             len,
-            V::LANES,
+            (V::LANES, store_skew(d, V::LANES, 1, V::LANES)),
             |k| V::load(s.add(k)),
             |a, b| a.or(b),
             |v| !v.any_high(),
@@ -201,7 +214,7 @@ pub(crate) unsafe fn widen<V: Vector>(src: &[u8], dst: &mut [u16]) -> usize {
     let mut i = unsafe {
         run1_then4(
             len,
-            V::LANES,
+            (V::LANES, store_skew(d.cast(), V::LANES, 2, V::LANES)),
             |k| V::load(s.add(k)),
             |a, b| a.or(b),
             |v| !v.any_high(),
@@ -234,7 +247,7 @@ pub(crate) unsafe fn narrow<V: Vector>(src: &[u16], dst: &mut OutBytes) -> usize
     let mut i = unsafe {
         run1_then4(
             len,
-            V::LANES,
+            (V::LANES, store_skew(d, V::LANES, 1, V::LANES)),
             |k| V::load_units_narrow(s.add(2 * k), false),
             |a, b| (a.0, a.1.or(b.1)),
             |v| !v.1.any(),

@@ -59,6 +59,7 @@
 
 use super::super::scalar;
 use super::super::vector::Vector;
+use super::ascii;
 use super::lane::{Lane, TranscodeVector};
 use super::utf8::{BLOCK, Checker};
 
@@ -714,6 +715,9 @@ fn last_ends(block: &[u8]) -> bool {
 unsafe fn ascii_blocks<V: TranscodeVector>(src: &[u8], dst: &mut [u16]) -> usize {
     let vectors = BLOCK / V::LANES;
     let limit = src.len().min(dst.len());
+    // After the first block, the next ones start where their stores are aligned (the units
+    // between stored again: `ascii::store_skew`).
+    let mut step = BLOCK - ascii::store_skew(dst.as_ptr().cast(), BLOCK, 2, V::LANES);
     let mut i = 0;
     while i + BLOCK <= limit {
         // SAFETY: `i + 64 <= src.len(), dst.len()`: the loads read `src[i..i + 64]` and the
@@ -728,7 +732,8 @@ unsafe fn ascii_blocks<V: TranscodeVector>(src: &[u8], dst: &mut [u16]) -> usize
                 v.widen_store(d.add(k * V::LANES));
             }
         }
-        i += BLOCK;
+        i += step;
+        step = BLOCK;
     }
     i
 }
