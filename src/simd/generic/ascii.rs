@@ -50,7 +50,8 @@ pub(crate) unsafe fn run4<V: Copy>(
 /// German or French text, between the words of other scripts) end there, before four loads;
 /// the four-vector rounds are then the whole cost of long runs. They start `skew` units
 /// before the first vector's end ([`store_skew`]: so that their stores are aligned), stored
-/// again. The caller finishes the run one vector at a time.
+/// again; without a whole round from there, the run is the first vector. The caller finishes
+/// the run one vector at a time.
 ///
 /// # Safety
 /// As [`run4`]; `skew < lanes`.
@@ -74,7 +75,7 @@ pub(crate) unsafe fn run1_then4<V: Copy>(
     let from = lanes - skew;
     // SAFETY: `run4` calls `load` and `put` at `from + k` with `k + lanes <= len - from`, so
     // `from + k + lanes <= len`, as this function's contract allows.
-    from + unsafe {
+    match unsafe {
         run4(
             len - from,
             lanes,
@@ -83,6 +84,10 @@ pub(crate) unsafe fn run1_then4<V: Copy>(
             ascii,
             |v, k| put(v, from + k),
         )
+    } {
+        // No round: the run goes on from the first vector's end (its units are written).
+        0 => lanes,
+        n => from + n,
     }
 }
 

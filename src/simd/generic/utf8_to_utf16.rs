@@ -716,8 +716,10 @@ unsafe fn ascii_blocks<V: TranscodeVector>(src: &[u8], dst: &mut [u16]) -> usize
     let vectors = BLOCK / V::LANES;
     let limit = src.len().min(dst.len());
     // After the first block, the next ones start where their stores are aligned (the units
-    // between stored again: `ascii::store_skew`).
-    let mut step = BLOCK - ascii::store_skew(dst.as_ptr().cast(), BLOCK, 2, V::LANES);
+    // between stored again: `ascii::store_skew`), or, if the run ends in the next block, it
+    // ends after the first.
+    let skew = ascii::store_skew(dst.as_ptr().cast(), BLOCK, 2, V::LANES);
+    let (mut step, mut back) = (BLOCK - skew, 0);
     let mut i = 0;
     while i + BLOCK <= limit {
         // SAFETY: `i + 64 <= src.len(), dst.len()`: the loads read `src[i..i + 64]` and the
@@ -725,6 +727,7 @@ unsafe fn ascii_blocks<V: TranscodeVector>(src: &[u8], dst: &mut [u16]) -> usize
         unsafe {
             let v = load_block::<V>(src.as_ptr().add(i));
             if or_block(&v).any_high() {
+                i += back;
                 break;
             }
             let d = dst.as_mut_ptr().add(i);
@@ -733,6 +736,7 @@ unsafe fn ascii_blocks<V: TranscodeVector>(src: &[u8], dst: &mut [u16]) -> usize
             }
         }
         i += step;
+        back = BLOCK - step;
         step = BLOCK;
     }
     i

@@ -51,6 +51,7 @@
 use crate::simd::OutBytes;
 use core::arch::x86_64::*;
 
+use crate::simd::generic::ascii::store_skew;
 use crate::simd::generic::utf8::{BYTE_1_HIGH, BYTE_1_LOW, BYTE_2_HIGH, char_start};
 use crate::simd::scalar;
 
@@ -540,7 +541,11 @@ pub(crate) fn utf8_to_utf16(src: &[u8], dst: &mut [u16]) -> (usize, usize) {
             p += n;
             w += n;
             // The whole ASCII blocks after it in a loop of their own (this loop's state stays
-            // out of the way), as the generic transcoder does.
+            // out of the way), as the generic transcoder does. After the first, the next
+            // ones start where their stores are aligned, up to 31 units back (written again):
+            // a 64-byte store not aligned crosses a cache line (`ascii::store_skew`); back
+            // where the run was if it ends in the next 64.
+            let (mut aligned, mut back) = (false, 0);
             while p + 64 <= end && w + 64 <= dst.len() {
                 // SAFETY: `p + 64 <= end <= src.len()` and `w + 64 <= dst.len()`: the load
                 // reads `src[p..p + 64]`, the stores write `dst[w..w + 64]`; features enabled
@@ -548,6 +553,8 @@ pub(crate) fn utf8_to_utf16(src: &[u8], dst: &mut [u16]) -> (usize, usize) {
                 unsafe {
                     let v = _mm512_loadu_si512(src.as_ptr().add(p).cast());
                     if _mm512_movepi8_mask(v) != 0 {
+                        p += back;
+                        w += back;
                         break;
                     }
                     let at = dst.as_mut_ptr().add(w);
@@ -556,6 +563,13 @@ pub(crate) fn utf8_to_utf16(src: &[u8], dst: &mut [u16]) -> (usize, usize) {
                 }
                 p += 64;
                 w += 64;
+                back = 0;
+                if !aligned {
+                    aligned = true;
+                    back = store_skew(dst.as_ptr().cast(), w, 2, 64);
+                    p -= back;
+                    w -= back;
+                }
             }
             continue;
         }
