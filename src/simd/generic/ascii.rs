@@ -95,9 +95,9 @@ pub(crate) unsafe fn run1_then4<V: Copy>(
 /// their stores are aligned to `width` bytes, for output at `out` of `unit` bytes per input
 /// unit (each store `width` bytes, at `out` plus a multiple of `width` from there). A store
 /// that crosses a cache line costs two: 32-byte stores into a buffer aligned to 16 (as
-/// allocations of 128 KB and more are, at 16 bytes past a page) cross one in two, and widening
-/// ASCII at AVX2 went 24.6 -> 27.8 GB/s with them aligned (docs/decisions.md, "Aligned
-/// stores for the runs of ASCII").
+/// allocations are) cross one in two, and widening ASCII at AVX2 went 20.7 -> 25.9 GB/s into
+/// such buffers with them aligned (docs/decisions.md, "Aligned stores for the runs of
+/// ASCII").
 #[inline(always)]
 pub(crate) fn store_skew(out: *const u8, lanes: usize, unit: usize, width: usize) -> usize {
     (out.wrapping_add(lanes * unit) as usize % width) / unit

@@ -17,8 +17,8 @@ pub(crate) mod utf8_to_utf16;
 /// Marks the path that calls it as rare: a call, which the compiler cannot turn into a
 /// select, so the branch to it stays a branch. Where a block loop's next load would wait
 /// for a count computed from the block (`read += r`, `r` nearly always `LANES`), a branch
-/// lets the processor go on with the usual count (docs/decisions.md, "Block loops: the
-/// read count by a branch").
+/// lets the processor go on with the usual count (docs/decisions.md, "Latin1 blocks: the
+/// bytes read by a branch").
 #[cold]
 #[inline(never)]
 pub(crate) fn cold_path() {}
