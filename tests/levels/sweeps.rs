@@ -1171,6 +1171,20 @@ pub fn utf8_long_ascii_runs() {
                             k.level()
                         );
                     }
+                    // To UTF-16, the output at offsets of 0 to 56 bytes from the buffer's start
+                    // (its ASCII blocks align their stores by it, and go back to where a run
+                    // ended right after the step back), whole buffers compared.
+                    for off in [0usize, 4, 12, 20, 28] {
+                        let cap = len + 1;
+                        let (mut a, mut b) =
+                            (vec![0xA5A5u16; off + cap + 32], vec![0xA5A5u16; off + cap + 32]);
+                        assert_eq!(
+                            (k.utf8_to_utf16(&v, &mut a[off..off + cap]), &a),
+                            (s.utf8_to_utf16(&v, &mut b[off..off + cap]), &b),
+                            "utf8_to_utf16 {:?} len {len} pos {pos} offset {off}",
+                            k.level()
+                        );
+                    }
                 }
             }
         }

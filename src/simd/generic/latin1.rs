@@ -122,9 +122,7 @@ pub(crate) unsafe fn utf8_to_latin1<V: Latin1Vector>(
     // instructions a byte at NEON); the ISA per the contract.
     let (read, written) = unsafe {
         let first_v = V::splat(first);
-        blocks::<V>(src, dst, (0, V::READ_BY_BRANCH), |v, out| {
-            v.put_latin1(first_v, out)
-        })
+        blocks::<V>(src, dst, 0, |v, out| v.put_latin1(first_v, out))
     };
     let (src, dst) = (&src[read..], &mut dst[written..]);
     let (r, w) = if V::LANES <= 16 {
@@ -165,17 +163,17 @@ fn letters_to_latin1(src: &[u8], first: u8, dst: &mut OutBytes) -> (usize, usize
 /// The loop of both kernels: the ASCII blocks ([`ascii_blocks`]), and `put` for each block
 /// with a byte from 0x80, which has `LANES` bytes of output left (`ascii_blocks` returns a
 /// block only then), and `room` if more (0: no test): `Some((read, written))`, or `None`
-/// where the kernel stops; the bytes read advance by a branch if `by_branch`
-/// ([`Latin1Vector::READ_BY_BRANCH`]). Returns how far it got.
+/// where the kernel stops; the bytes read advance by a branch where
+/// [`Latin1Vector::READ_BY_BRANCH`]. Returns how far it got.
 ///
 /// # Safety
 /// - The ISA of `V` is enabled in the caller.
 /// - `put(v, out)` may write `room.max(LANES)` bytes at `out`.
 #[inline(always)]
-unsafe fn blocks<V: Vector>(
+unsafe fn blocks<V: Latin1Vector>(
     src: &[u8],
     dst: &mut OutBytes,
-    (room, by_branch): (usize, bool),
+    room: usize,
     put: impl Fn(V, *mut u8) -> Option<(usize, usize)>,
 ) -> (usize, usize) {
     let (mut read, mut written) = (0, 0);
@@ -198,13 +196,15 @@ unsafe fn blocks<V: Vector>(
                 break;
             };
             // `LANES` bytes read, but for a lead in the block's last byte (rarely): by a
-            // branch if `by_branch` (`Latin1Vector::READ_BY_BRANCH`, `cold_path`).
-            if !by_branch || r == V::LANES {
-                read += if by_branch { V::LANES } else { r };
+            // branch where `READ_BY_BRANCH` (`cold_path`).
+            read += if !V::READ_BY_BRANCH {
+                r
+            } else if r == V::LANES {
+                V::LANES
             } else {
                 cold_path();
-                read += r;
-            }
+                r
+            };
             written += w;
         }
     }
@@ -273,7 +273,7 @@ pub(crate) unsafe fn latin1_to_utf8<V: Latin1Vector>(
     // gives it; the ISA per the contract.
     let (read, written) = unsafe {
         let first_v = V::splat(first);
-        blocks::<V>(src, dst, (2 * V::LANES, false), |v, out| {
+        blocks::<V>(src, dst, 2 * V::LANES, |v, out| {
             v.put_utf8(first_v, out).map(|w| (V::LANES, w))
         })
     };
