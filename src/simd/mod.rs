@@ -276,9 +276,9 @@ pub(crate) struct PairTables {
     /// Big5's BMP part).
     #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
     pub(crate) plain_or_zero: bool,
-    /// The same leads and trails by nibbles, for kernels without 128-entry byte lookups (the
-    /// AVX2 one; none reads them on other architectures yet).
-    #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
+    /// The same leads and trails by nibbles, for kernels without 128-entry byte lookups (AVX2
+    /// and NEON: 16-entry lookups, one register each).
+    #[cfg_attr(not(any(target_arch = "x86_64", target_arch = "aarch64")), allow(dead_code))]
     pub(crate) nibbles: PairNibbles,
     /// gb18030's four-byte sequences below the astral planes: the code point of each pointer
     /// below [`FOUR_BYTE_POINTERS`] (all plain), and a 0 after them (so that a vector gather

@@ -405,12 +405,17 @@ pub(crate) unsafe fn pair_blocks<B: Checked, K: Runs, P, T: Copy>(
             }
         }
     };
+    // The last positions a block may start at and write at (the loop's test, two compares).
+    let (Some(src_stop), Some(dst_stop)) = (src_len.checked_sub(lanes), dst_len.checked_sub(room + spill))
+    else {
+        return tail(src, tables, dst, usize::MAX);
+    };
     loop {
-        if read + lanes > src_len || written + room + spill > dst_len {
+        if read > src_stop || written > dst_stop {
             restore(&mut saved, dst, written);
             break;
         }
-        // SAFETY: `read + lanes <= src.len()` (the contract on `check`).
+        // SAFETY: `read + lanes <= src.len()` (`read <= src_stop`; the contract on `check`).
         let Some(b) = check(src.as_ptr().wrapping_add(read)) else {
             restore(&mut saved, dst, written);
             // A block it cannot decode: the scalar kernel, to the first character boundary
@@ -435,9 +440,9 @@ pub(crate) unsafe fn pair_blocks<B: Checked, K: Runs, P, T: Copy>(
             saved = None;
             continue;
         }
-        // SAFETY: `n <= room` units and `written + room + spill <= dst.len()` (checked at
-        // the top of the loop): the 16 bytes after the block's units are inside `dst`, read
-        // as possibly uninitialised bytes.
+        // SAFETY: `n <= room` units and `written + room + spill <= dst.len()` (`written <=
+        // dst_stop`, checked at the top of the loop): the 16 bytes after the block's units
+        // are inside `dst`, read as possibly uninitialised bytes.
         saved = Some(unsafe { out.add(n).cast::<MaybeUninit<[u8; 16]>>().read_unaligned() });
         // `written + room <= dst.len()`, and `put` writes at most `room` units (the
         // contract); the garbage it leaves after its `n` units is overwritten by the next

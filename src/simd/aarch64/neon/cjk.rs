@@ -1,9 +1,11 @@
 //! The NEON instances of the pair kernels (`generic/cjk_decode.rs`), 16 input bytes a block, and
 //! of the `utf16_to_legacy` kernel (`generic/legacy_encode.rs`), 8 code units a block.
 //!
-//! Masks have 4 bits per byte (`shrn` of a byte mask, the cheap NEON "movemask"). The
-//! leads' rows and every byte's column are 128- and 192-entry byte lookups (two and three
-//! 64-byte `tbl`/`tbx`); the eight pairs' pointers are one widening multiply-add, and their
+//! Masks have 4 bits per byte (`shrn` of a byte mask, the cheap NEON "movemask"). Leads and
+//! trails are found, and their rows and columns computed, by nibbles (`PairNibbles`: 16-entry
+//! `tbl` lookups, one register each; the 128- and 192-entry lookups before took 20 registers,
+//! and the moves that put them in the consecutive ones `tbl` needs cost more than the lookups:
+//! `docs/decisions.md`, "NEON pair lookups by nibbles"); the eight pairs' pointers are one widening multiply-add, and their
 //! code points eight lane loads (NEON has no gather). The output is compacted per 8 bytes
 //! (UTF-16) or 4 bytes (UTF-8) by `tbl` with the shared rows of `generic/cjk_decode.rs`.
 
@@ -16,12 +18,19 @@ use crate::simd::generic::single_byte::TAIL8;
 use crate::simd::generic::utf16_to_utf8::{ROWS12, ROWS12_LENS};
 use crate::simd::{EncodeTables, Lookup, PairTables};
 
-/// The lookup tables in registers, and the pointer parameters.
+/// The lookup tables in registers (`PairNibbles`: each 16 entries, one register), and the
+/// pointer parameters.
 pub(crate) struct Tables {
-    row: uint8x16x4_t,
-    row_high: uint8x16x4_t,
-    /// The columns of 0x40..=0xFF (those below are 0xFF: `PairTables::new` checks it).
-    col: [uint8x16x4_t; 3],
+    /// Bit `h` of entry `l`: byte `0x80 + 16 * h + l` leads a pair.
+    lead_bits: uint8x16_t,
+    /// By high nibble: the row of a lead minus one is the byte minus this (wrapping).
+    lead_base: uint8x16_t,
+    /// Bit `h` of entry `l` of `[i]`: byte `0x80 * i + 16 * h + l` trails a pair.
+    trail_bits: [uint8x16_t; 2],
+    /// By high nibble: the column of a trail is the byte minus this (wrapping).
+    trail_base: uint8x16_t,
+    /// By high nibble `n`: `1 << n` below 8 (`[0]`), `1 << (n - 8)` from 8 (`[1]`), else 0.
+    nibble_bit: [uint8x16_t; 2],
     row_len: uint8x8_t,
     /// The index's limit minus one, at most 0xFFFF.
     last: uint16x8_t,
@@ -29,37 +38,37 @@ pub(crate) struct Tables {
 }
 
 impl Tables {
-    /// The rows (plus one) of the bytes of `v` from 0x80, 0 for the others.
+    /// The bytes of `v` that can lead a pair (0xFF, else 0), and the rows minus one of the
+    /// bytes of `v` (whatever for those that do not lead).
     #[inline(always)]
-    unsafe fn rows(&self, v: uint8x16_t) -> uint8x16_t {
-        // SAFETY: register operations. `tbl` gives 0 and `tbx` keeps the lane for indexes of
-        // 64 and above, so each 64-byte quarter of a table answers for its own bytes only.
+    unsafe fn leads(&self, v: uint8x16_t) -> (uint8x16_t, uint8x16_t) {
+        // SAFETY: register operations; the nibbles index the 16-entry tables.
         unsafe {
-            let x = veorq_u8(v, vdupq_n_u8(0x80));
-            vqtbx4q_u8(
-                vqtbl4q_u8(self.row, x),
-                self.row_high,
-                vsubq_u8(x, vdupq_n_u8(64)),
-            )
+            let (low, high) = (vandq_u8(v, vdupq_n_u8(0x0F)), vshrq_n_u8::<4>(v));
+            let capable = vtstq_u8(
+                vqtbl1q_u8(self.lead_bits, low),
+                vqtbl1q_u8(self.nibble_bit[1], high),
+            );
+            (capable, vsubq_u8(v, vqtbl1q_u8(self.lead_base, high)))
         }
     }
 
-    /// The columns of the bytes of `v`, 0xFF for those that cannot trail.
+    /// Non-zero for the bytes of `v` that can trail a pair (0 for the others), and the
+    /// columns of the bytes of `v` (whatever for those that do not trail).
     #[inline(always)]
-    unsafe fn cols(&self, v: uint8x16_t) -> uint8x16_t {
-        // SAFETY: register operations, as `rows`. Bytes below 0x40 are never trails: they
-        // keep the 0xFF they start with (four table registers fewer, which the loop needs
-        // for its state).
+    unsafe fn trails(&self, v: uint8x16_t) -> (uint8x16_t, uint8x16_t) {
+        // SAFETY: register operations; the nibbles index the 16-entry tables.
         unsafe {
-            let x = veorq_u8(v, vdupq_n_u8(0x80));
-            vqtbx4q_u8(
-                vqtbx4q_u8(
-                    vqtbx4q_u8(vdupq_n_u8(0xFF), self.col[0], vsubq_u8(v, vdupq_n_u8(64))),
-                    self.col[1],
-                    x,
-                ),
-                self.col[2],
-                vsubq_u8(x, vdupq_n_u8(64)),
+            let (low, high) = (vandq_u8(v, vdupq_n_u8(0x0F)), vshrq_n_u8::<4>(v));
+            let half = |i: usize| {
+                vandq_u8(
+                    vqtbl1q_u8(self.trail_bits[i], low),
+                    vqtbl1q_u8(self.nibble_bit[i], high),
+                )
+            };
+            (
+                vorrq_u8(half(0), half(1)),
+                vsubq_u8(v, vqtbl1q_u8(self.trail_base, high)),
             )
         }
     }
@@ -180,14 +189,20 @@ impl CjkDecodeVector for uint8x16_t {
             Lookup::U8(_) => &[],
         };
         let last = tables.index.limit().min(0x1_0000).saturating_sub(1) as u16;
-        // SAFETY: each load reads 64 bytes inside `lead_row` (128) or `trail_col` (256).
+        let n = &tables.nibbles;
+        // SAFETY: each load reads the 16 bytes of one table.
         unsafe {
-            let row = |i: usize| vld1q_u8_x4(tables.lead_row.as_ptr().add(64 * i));
-            let col = |i: usize| vld1q_u8_x4(tables.trail_col.as_ptr().add(64 * i));
+            const LOW: [u8; 16] = [1, 2, 4, 8, 16, 32, 64, 128, 0, 0, 0, 0, 0, 0, 0, 0];
+            const HIGH: [u8; 16] = [0, 0, 0, 0, 0, 0, 0, 0, 1, 2, 4, 8, 16, 32, 64, 128];
             Tables {
-                row: row(0),
-                row_high: row(1),
-                col: [col(1), col(2), col(3)],
+                lead_bits: vld1q_u8(n.lead_bits.as_ptr()),
+                lead_base: vld1q_u8(n.lead_base.as_ptr()),
+                trail_bits: [
+                    vld1q_u8(n.trail_bits[0].as_ptr()),
+                    vld1q_u8(n.trail_bits[1].as_ptr()),
+                ],
+                trail_base: vld1q_u8(n.trail_base.as_ptr()),
+                nibble_bit: [vld1q_u8(LOW.as_ptr()), vld1q_u8(HIGH.as_ptr())],
                 row_len: vdup_n_u8(tables.row_len as u8),
                 last: vdupq_n_u16(last),
                 index,
@@ -205,10 +220,8 @@ impl CjkDecodeVector for uint8x16_t {
     unsafe fn classify(self, t: &Tables) -> (u64, u64, (uint8x16_t, uint8x16_t)) {
         // SAFETY: register operations.
         unsafe {
-            let (rows, cols) = (t.rows(self), t.cols(self));
-            let capable = nibbles(vtstq_u8(rows, rows));
-            let not_trail = nibbles(vceqq_u8(cols, vdupq_n_u8(0xFF)));
-            (capable, not_trail, (rows, cols))
+            let ((capable, rows), (trail, cols)) = (t.leads(self), t.trails(self));
+            (nibbles(capable), nibbles(vceqzq_u8(trail)), (rows, cols))
         }
     }
 
@@ -224,19 +237,15 @@ impl CjkDecodeVector for uint8x16_t {
         unsafe {
             let zero = vdupq_n_u8(0);
             let lead = bytes(leads);
-            // Per byte pair 2k, 2k + 1: the row and column of the one that leads (if any),
-            // in byte 2k.
+            // Per byte pair 2k, 2k + 1: the row (minus one) and column of the one that leads
+            // (if any), in byte 2k.
             let row = vbslq_u8(lead, rows, vextq_u8::<1>(rows, zero));
             let col = vbslq_u8(lead, vextq_u8::<1>(cols, zero), vextq_u8::<2>(cols, zero));
             // Even bytes: the 8 pairs' rows, then their columns.
             let pair = vuzp1q_u8(row, col);
             // The pairs that have a lead: lane k, bytes 2k and 2k + 1, not both zero.
             let has = vtstq_u16(vreinterpretq_u16_u8(lead), vreinterpretq_u16_u8(lead));
-            let pointer = vmlal_u8(
-                vmovl_u8(vget_high_u8(pair)),
-                vsub_u8(vget_low_u8(pair), vdup_n_u8(1)),
-                t.row_len,
-            );
+            let pointer = vmlal_u8(vmovl_u8(vget_high_u8(pair)), vget_low_u8(pair), t.row_len);
             let above = vbicq_u16(has, vceqq_u16(vminq_u16(pointer, t.last), pointer));
             let cp = t.gather(pointer);
             let bad = vorrq_u16(above, vandq_u16(has, not_plain::<MIN>(cp)));
@@ -336,12 +345,11 @@ impl cjk_decode::CjkPairRuns for uint8x16_t {
         // `gather`.
         unsafe {
             let uint8x16x2_t(lead, trail) = vld2q_u8(src);
-            // The rows (plus one) of the leads, the columns of the trails (0xFF: not one).
-            let (rows, cols) = (t.rows(lead), t.cols(trail));
-            if vmaxvq_u8(vorrq_u8(vceqzq_u8(rows), vceqq_u8(cols, vdupq_n_u8(0xFF)))) != 0 {
+            // The rows (minus one) of the leads, the columns of the trails.
+            let ((capable, rows), (trailing, cols)) = (t.leads(lead), t.trails(trail));
+            if vminvq_u8(vandq_u8(capable, vtstq_u8(trailing, trailing))) == 0 {
                 return None;
             }
-            let rows = vsubq_u8(rows, vdupq_n_u8(1));
             let pointers = [
                 vmlal_u8(vmovl_u8(vget_low_u8(cols)), vget_low_u8(rows), t.row_len),
                 vmlal_u8(vmovl_high_u8(cols), vget_high_u8(rows), t.row_len),
