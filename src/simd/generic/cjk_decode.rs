@@ -325,9 +325,12 @@ impl<V: CjkDecodeVector> Checked for Block<V> {
 }
 
 /// Copies (UTF-8) or widens (UTF-16) the ASCII run at the start of `src` into `dst`, four
-/// vectors at a time while they are all ASCII and fit ([`ascii::run4`]): returns their length
-/// (in both). HTML pages are mostly such runs, which a block at a time would cost the pair
-/// checks' bookkeeping on each.
+/// vectors at a time while they are all ASCII and fit ([`ascii::run4`]), then one at a time:
+/// returns the length of its whole vectors (in both). HTML pages are mostly such runs, which a
+/// block at a time would cost the pair checks' bookkeeping on each; the vectors after the
+/// last four (up to three, in most runs of a page) went back to the block loop before, each
+/// an ASCII block there and a try of four more from it (`docs/decisions.md`, "NEON pair
+/// lookups by nibbles").
 ///
 /// # Safety
 /// - The ISA of `V` is enabled in the caller.
@@ -335,17 +338,27 @@ impl<V: CjkDecodeVector> Checked for Block<V> {
 #[inline(always)]
 unsafe fn ascii_run<V: CjkDecodeVector, T>(src: &[u8], dst: &mut [T], put: impl Fn(V, *mut T)) -> usize {
     let (at, out) = (src.as_ptr(), dst.as_mut_ptr());
-    // SAFETY: `run4` loads at `i` and stores at `i` only with `i + LANES` within both slices
-    // (`len`); the ISA and `put` per the contract.
+    let len = src.len().min(dst.len());
+    // SAFETY: `run4` and the loop after it load at `i` and store at `i` only with `i + LANES`
+    // within both slices (`len`); the ISA and `put` per the contract.
     unsafe {
-        ascii::run4(
-            src.len().min(dst.len()),
+        let mut i = ascii::run4(
+            len,
             V::LANES,
             |i| V::load(at.add(i)),
             |a, b| a.or(b),
             |v| v.high() == 0,
             |v, i| put(v, out.add(i)),
-        )
+        );
+        while i + V::LANES <= len {
+            let v = V::load(at.add(i));
+            if v.high() != 0 {
+                break;
+            }
+            put(v, out.add(i));
+            i += V::LANES;
+        }
+        i
     }
 }
 

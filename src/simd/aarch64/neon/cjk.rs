@@ -5,9 +5,10 @@
 //! trails are found, and their rows and columns computed, by nibbles (`PairNibbles`: 16-entry
 //! `tbl` lookups, one register each; the 128- and 192-entry lookups before took 20 registers,
 //! and the moves that put them in the consecutive ones `tbl` needs cost more than the lookups:
-//! `docs/decisions.md`, "NEON pair lookups by nibbles"); the eight pairs' pointers are one widening multiply-add, and their
-//! code points eight lane loads (NEON has no gather). The output is compacted per 8 bytes
-//! (UTF-16) or 4 bytes (UTF-8) by `tbl` with the shared rows of `generic/cjk_decode.rs`.
+//! `docs/decisions.md`, "NEON pair lookups by nibbles"); the eight pairs' pointers are one
+//! widening multiply-add, and their code points eight lane loads (NEON has no gather). The
+//! output is compacted per 8 bytes (UTF-16) or 4 bytes (UTF-8) by `tbl` with the shared rows
+//! of `generic/cjk_decode.rs`.
 
 use crate::simd::OutBytes;
 use core::arch::aarch64::*;
