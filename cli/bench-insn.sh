@@ -58,16 +58,9 @@ if [ $subset = 1 ]; then
   done
 fi
 
-export RUSTC=/usr/bin/rustc
-export CARGO_TARGET_DIR=${SIMDENC_AARCH64_TARGET_DIR:-target/aarch64}
-export CARGO_TARGET_AARCH64_UNKNOWN_LINUX_GNU_LINKER=aarch64-linux-gnu-gcc
-bin=$CARGO_TARGET_DIR/aarch64-unknown-linux-gnu/release/simdenc
-if [ $build = 1 ]; then
-  bootstrap=()
-  [ $features = peers-firefox ] && bootstrap=(env RUSTC_BOOTSTRAP=1)
-  "${bootstrap[@]}" /usr/bin/cargo build --release --target aarch64-unknown-linux-gnu \
-    -p simdenc-cli --features $features >&2
-fi
+# shellcheck source=cli/aarch64-build.sh
+source cli/aarch64-build.sh
+if [ $build = 1 ]; then aarch64_build $features; fi
 run() { qemu-aarch64 -L /usr/aarch64-linux-gnu "$bin" "$@"; }
 # The instructions of one process that runs IMPL of WORKLOAD N times.
 insns() {

@@ -27,14 +27,9 @@ while [ $# -gt 0 ]; do
     *) echo "insn-profile.sh: unknown option $1" >&2; exit 2 ;;
   esac
 done
-export RUSTC=/usr/bin/rustc
-export CARGO_TARGET_DIR=${SIMDENC_AARCH64_TARGET_DIR:-target/aarch64}
-export CARGO_TARGET_AARCH64_UNKNOWN_LINUX_GNU_LINKER=aarch64-linux-gnu-gcc
-bin=$CARGO_TARGET_DIR/aarch64-unknown-linux-gnu/release/simdenc
-if [ $build = 1 ]; then
-  RUSTC_BOOTSTRAP=1 /usr/bin/cargo build --release --target aarch64-unknown-linux-gnu \
-    -p simdenc-cli --features peers-firefox >&2
-fi
+# shellcheck source=cli/aarch64-build.sh
+source cli/aarch64-build.sh
+if [ $build = 1 ]; then aarch64_build peers-firefox; fi
 plugin=$CARGO_TARGET_DIR/insn-profile/libprofile.so
 if [ ! -f "$plugin" ] || [ cli/insn-profile/profile.c -nt "$plugin" ]; then
   mkdir -p "$(dirname "$plugin")"
