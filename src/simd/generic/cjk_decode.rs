@@ -298,6 +298,22 @@ unsafe fn block<V: CjkDecodeVector, const MIN: u32>(
 /// ones.
 pub(crate) type ScalarPairs<T> = fn(&[u8], &PairTables, &mut [T], usize) -> (usize, usize);
 
+/// `tail` on a block the vector loop cannot decode, out of its line and marked cold: a call
+/// in the loop's usual path would have the compiler keep the loop's vector constants on the
+/// stack (no vector register keeps its 128 bits across a call on aarch64) and load them
+/// again on every block.
+#[cold]
+#[inline(never)]
+fn stopped<T>(
+    tail: ScalarPairs<T>,
+    src: &[u8],
+    tables: &PairTables,
+    dst: &mut [T],
+    lanes: usize,
+) -> (usize, usize) {
+    tail(src, tables, dst, lanes)
+}
+
 /// How far a checked block reads.
 pub(crate) trait Checked: Copy {
     /// Input bytes the block decodes.
@@ -433,7 +449,7 @@ pub(crate) unsafe fn pair_blocks<B: Checked, K: Runs, P, T: Copy>(
             restore(&mut saved, dst, written);
             // A block it cannot decode: the scalar kernel, to the first character boundary
             // from the block's end.
-            let (r, w) = tail(&src[read..], tables, &mut dst[written..], lanes);
+            let (r, w) = stopped(tail, &src[read..], tables, &mut dst[written..], lanes);
             read += r;
             written += w;
             if r < lanes {
