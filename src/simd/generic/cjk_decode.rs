@@ -16,11 +16,12 @@
 //!     stop if a non-ASCII byte is neither a lead nor a trail, or a trail is in N
 //!     per byte pair 2k, 2k+1 (at most one lead): pointer = (row - 1) * row_len + col,
 //!     gather the code points; stop if a lead's pointer is at or above the limit or its code
-//!     point is not plain (from U+0800 for UTF-8, whose kernel writes 3 bytes per pair;
-//!     from U+0080 for UTF-16)
+//!     point is not plain (from U+0080; for UTF-8 from U+0800 at a level whose `UTF8_MIN`
+//!     says it writes three bytes a pair only: AVX2)
 //!     output, per input byte: UTF-16: the byte (ASCII), its pair's code point (leads),
 //!     nothing (trails); UTF-8: the byte (ASCII), the first two bytes of its pair's code
-//!     point (leads), the last one (trails); compacted by table shuffles
+//!     point (leads; the first one only below U+0800), the last one (trails); compacted by
+//!     table shuffles
 //!     after a block of pairs only (a lead at every even byte) and at a level with
 //!     `CjkPairRuns` (NEON): steps of PAIRS bytes while every even byte leads a pair and
 //!     every odd one trails it (their code points plain), each written exactly
@@ -107,6 +108,9 @@ pub(crate) trait CjkDecodeVector: Vector {
     /// Whether an all-ASCII block starts a run of ASCII copied four vectors at a time (HTML)
     /// rather than the next block (dense CJK text, where the run's branch costs more).
     const ASCII_RUNS: bool;
+    /// The lowest code point [`CjkDecodeVector::put_utf8`] writes: 0x800 (three UTF-8 bytes
+    /// a pair; a pair below it stops the block) or 0x80 (two bytes below U+0800 too).
+    const UTF8_MIN: u32;
     /// The tables in registers.
     type Tables;
     /// What the lookups found for every byte (rows and columns).
@@ -135,20 +139,35 @@ pub(crate) trait CjkDecodeVector: Vector {
     unsafe fn classify(self, t: &Self::Tables) -> (u64, u64, Self::Lookups);
     /// The code points of the pairs led by `leads` (no lead in the last byte; each lead's
     /// next byte a trail), or `None` if one's pointer is at or above the index's limit or
-    /// its code point is not plain from `MIN` (0x80 or 0x800).
+    /// its code point is not plain from `MIN` (0x80 or 0x800). `SHORT` (only with `MIN`
+    /// 0x80, for [`CjkDecodeVector::put_utf8`] at a level whose `UTF8_MIN` is 0x80): the
+    /// pairs below U+0800 are told apart, for [`CjkDecodeVector::three_byte`] and `put_utf8`.
     ///
     /// # Safety
     /// - The ISA is enabled in the caller.
     /// - `t` was loaded from `tables`, and `lookups` classified from `self` with it.
-    unsafe fn decode<const MIN: u32>(
+    unsafe fn decode<const MIN: u32, const SHORT: bool>(
         self,
         lookups: Self::Lookups,
         leads: u64,
         t: &Self::Tables,
         tables: &PairTables,
     ) -> Option<Self::Decoded>;
+    /// The pairs of a block decoded from `MIN` = `UTF8_MIN` whose UTF-8 is three bytes (the
+    /// others' is two): the block's UTF-8 is its bytes and one more for each. (Every pair,
+    /// `leads` counted, where `UTF8_MIN` is 0x800.)
+    ///
+    /// # Safety
+    /// - The ISA is enabled in the caller.
+    /// - `d` was decoded with `leads`.
+    #[inline(always)]
+    unsafe fn three_byte(d: &Self::Decoded, leads: u64) -> usize {
+        let _ = d;
+        (leads.count_ones() / Self::BITS) as usize
+    }
     /// Writes the block's UTF-8: its ASCII bytes, and each pair (`leads` and the byte after
-    /// each) as the three bytes of its code point (U+0800 and above); at most `ROOM8`
+    /// each) as the bytes of its code point (three from U+0800, two below it where
+    /// `UTF8_MIN` is 0x80); at most `ROOM8`
     /// bytes, starting with a store of 16 or more; the bytes it changes after the block's
     /// output are at most 16, and no more than that output. (A lead in the last byte,
     /// cleared from `leads`, may be written as a byte after the block's output.)
@@ -227,10 +246,18 @@ impl<V: CjkDecodeVector> Block<V> {
     fn utf16_len(&self) -> usize {
         self.read - self.lead_count()
     }
-    /// Bytes of UTF-8 out: one per kept byte, two more for each lead.
+    /// Bytes of UTF-8 out: one per kept byte, two more for each lead of a three-byte
+    /// character, one more for the others.
+    ///
+    /// # Safety
+    /// The ISA of `V` is enabled in the caller.
     #[inline(always)]
-    fn utf8_len(&self) -> usize {
-        self.read + self.lead_count()
+    unsafe fn utf8_len(&self) -> usize {
+        match &self.decoded {
+            // SAFETY: the ISA per the contract; `d` was decoded with `leads`.
+            Some(d) => self.read + unsafe { V::three_byte(d, self.leads) },
+            None => self.read,
+        }
     }
 }
 
@@ -249,7 +276,7 @@ fn all<V: CjkDecodeVector>() -> u64 {
 /// - `src` is valid for reading `V::LANES` bytes.
 /// - `t` was loaded from `tables`.
 #[inline(always)]
-unsafe fn block<V: CjkDecodeVector, const MIN: u32>(
+unsafe fn block<V: CjkDecodeVector, const MIN: u32, const SHORT: bool>(
     src: *const u8,
     t: &V::Tables,
     tables: &PairTables,
@@ -283,7 +310,7 @@ unsafe fn block<V: CjkDecodeVector, const MIN: u32>(
         if high & !(leads | trails) & valid != 0 || trails & not_trail != 0 {
             return None;
         }
-        let decoded = v.decode::<MIN>(lookups, leads, t, tables)?;
+        let decoded = v.decode::<MIN, SHORT>(lookups, leads, t, tables)?;
         Some(Block {
             v,
             leads,
@@ -600,8 +627,15 @@ unsafe fn utf8_by<V: CjkDecodeVector, K: Runs, P>(
             (V::LANES, V::ROOM8),
             tail,
             (
-                |at| block::<V, 0x800>(at, &t, tables),
-                Block::utf8_len,
+                |at| {
+                    if V::UTF8_MIN == 0x80 {
+                        block::<V, 0x80, true>(at, &t, tables)
+                    } else {
+                        block::<V, 0x800, false>(at, &t, tables)
+                    }
+                },
+                // SAFETY: the ISA per the contract.
+                |b| b.utf8_len(),
                 |b, out| {
                     let out = out.cast::<u8>();
                     match &b.decoded {
@@ -694,7 +728,7 @@ unsafe fn utf16_by<V: CjkDecodeVector, K: Runs, P>(
             (V::LANES, V::ROOM16),
             tail,
             (
-                |at| block::<V, 0x80>(at, &t, tables),
+                |at| block::<V, 0x80, false>(at, &t, tables),
                 Block::utf16_len,
                 |b, out| match &b.decoded {
                     None => b.v.widen_store(out),

@@ -12,6 +12,7 @@
 
 use crate::simd::OutBytes;
 use core::arch::aarch64::*;
+use core::arch::asm;
 
 use crate::simd::generic::cjk_decode::{self, CjkDecodeVector, ROWS16, ROWS16_LENS};
 use crate::simd::generic::legacy_encode::{self, LegacyEncodeVector};
@@ -128,7 +129,13 @@ unsafe fn bytes(m: u64) -> uint8x16_t {
             0x0F, 0xF0, 0x0F, 0xF0, 0x0F, 0xF0, 0x0F, 0xF0, 0x0F, 0xF0, 0x0F, 0xF0, 0x0F, 0xF0, 0x0F, 0xF0,
         ];
         let d = vcombine_u8(vcreate_u8(m), vcreate_u8(0));
-        vtstq_u8(vqtbl1q_u8(d, vld1q_u8(DUP.as_ptr())), vld1q_u8(HALF.as_ptr()))
+        let mut mask = vtstq_u8(vqtbl1q_u8(d, vld1q_u8(DUP.as_ptr())), vld1q_u8(HALF.as_ptr()));
+        // No instruction: it hides from LLVM that `mask` is a compare's result. Knowing it,
+        // LLVM rebuilds the mask from each byte's low bit (`shl` and `cmlt`) wherever it is
+        // widened or blended, 2 to 4 instructions a block (`docs/decisions.md`, "Two-byte
+        // characters in the NEON pair kernels").
+        asm!("/* {0:v} */", inout(vreg) mask, options(pure, nomem, nostack, preserves_flags));
+        mask
     }
 }
 
@@ -138,9 +145,21 @@ unsafe fn bytes(m: u64) -> uint8x16_t {
 pub(crate) struct Decoded {
     leads: uint8x16_t,
     cp: uint16x8_t,
+    /// The lanes with a lead (0xFFFF), the others 0.
+    has: uint16x8_t,
+    /// Whether a pair's code point is below U+0800 (two bytes of UTF-8; rare in CJK text, so
+    /// found only where the usual check from U+0800 fails).
+    short: bool,
 }
 
 impl Decoded {
+    /// The lanes with a lead whose code point is below U+0800 (0xFFFF, else 0).
+    #[inline(always)]
+    unsafe fn two(&self) -> uint16x8_t {
+        // SAFETY: register operations; NEON is baseline.
+        unsafe { vandq_u16(self.has, vcltq_u16(self.cp, vdupq_n_u16(0x800))) }
+    }
+
     /// The u16 output of every input byte: the byte (ASCII; trails: garbage, dropped) or the
     /// code point of its pair (leads); bytes 0..8 and 8..16.
     #[inline(always)]
@@ -163,6 +182,63 @@ impl Decoded {
     }
 }
 
+/// [`CjkDecodeVector::put_utf8`], with pairs below U+0800 (`SHORT`: `d.short`) or without.
+///
+/// # Safety
+/// As `put_utf8`.
+#[inline(always)]
+unsafe fn put_utf8_pairs<const SHORT: bool>(v: uint8x16_t, d: &Decoded, leads: u64, out: *mut u8) {
+    // SAFETY: register operations; the row and length loads index tables of 256 with a byte;
+    // the stores write 16 bytes at `out` and at `out + n`, `n` at most 12 (8 lanes, at most 4
+    // leads): inside the `ROOM8` (28) bytes of the contract.
+    unsafe {
+        let cp = d.cp;
+        // Each pair's bytes, in the low half (lane k: the pair at bytes 2k, 2k + 1): from
+        // U+0800 `b0`, `b1`, `b2`; below it (`SHORT`) `b0` (0xC0 and its top five bits), `b2`.
+        let low6 = vdup_n_u8(0x3F);
+        let above6 = vshrn_n_u16::<6>(cp);
+        let mut b0 = vorr_u8(vmovn_u16(vshrq_n_u16::<12>(cp)), vdup_n_u8(0xE0));
+        let b1 = vbsl_u8(low6, above6, vdup_n_u8(0x80));
+        let b2 = vbsl_u8(low6, vmovn_u16(cp), vdup_n_u8(0x80));
+        if !SHORT && leads == EVEN {
+            // Eight pairs (dense CJK text): their three bytes, interleaved by the store.
+            vst3_u8(out, uint8x8x3_t(b0, b1, b2));
+            return;
+        }
+        // A u16 lane per input byte: a lead's first two bytes, a trail's last one (of the
+        // lead before it), an ASCII byte itself; the leads of three bytes keep two bytes, the
+        // others one (`ROWS12` by the lanes that are not such leads). A lead's last byte
+        // cleared from `leads` (the block ends before it) is a lane of one byte past the
+        // block's output.
+        let spread = |b: uint8x8_t| {
+            let q = vcombine_u8(b, b);
+            vzip1q_u8(q, q)
+        };
+        let mut long = d.leads;
+        if SHORT {
+            let two = vmovn_u16(d.two());
+            b0 = vbsl_u8(two, vorr_u8(above6, vdup_n_u8(0xC0)), b0);
+            long = vbicq_u8(long, spread(two));
+        }
+        let trail = vextq_u8::<15>(vdupq_n_u8(0), d.leads);
+        let low = vbslq_u8(trail, vextq_u8::<15>(vdupq_n_u8(0), spread(b2)), v);
+        let low = vbslq_u8(d.leads, spread(b0), low);
+        let high = spread(b1);
+        // The rows by the lanes that are not leads of three bytes: one `addv` each half (LLVM
+        // makes three pairwise adds of disjoint bits nine instructions).
+        const WEIGHT: [u8; 16] = [1, 2, 4, 8, 16, 32, 64, 128, 1, 2, 4, 8, 16, 32, 64, 128];
+        let one = vbicq_u8(vld1q_u8(WEIGHT.as_ptr()), long);
+        let (first, second) = (
+            usize::from(vaddv_u8(vget_low_u8(one))),
+            usize::from(vaddv_u8(vget_high_u8(one))),
+        );
+        let piece = vqtbl1q_u8(vzip1q_u8(low, high), vld1q_u8(ROWS12[first].as_ptr()));
+        vst1q_u8(out, piece);
+        let piece = vqtbl1q_u8(vzip2q_u8(low, high), vld1q_u8(ROWS12[second].as_ptr()));
+        vst1q_u8(out.add(usize::from(ROWS12_LENS[first])), piece);
+    }
+}
+
 impl CjkDecodeVector for uint8x16_t {
     const BITS: u32 = 4;
     // Two pieces of 8 input bytes, each stored as 16 bytes, the second at the end of the
@@ -174,6 +250,9 @@ impl CjkDecodeVector for uint8x16_t {
     // block's (8 or more) change.
     const ROOM16: usize = 16;
     const ASCII_RUNS: bool = true;
+    // A pair below U+0800 is two bytes of the stores' lanes (`put_utf8`): Latin, Greek and
+    // Cyrillic letters and signs such as U+00B7 of the indexes no longer stop a block.
+    const UTF8_MIN: u32 = 0x80;
     type Tables = Tables;
     type Lookups = (uint8x16_t, uint8x16_t);
     type Decoded = Decoded;
@@ -227,7 +306,7 @@ impl CjkDecodeVector for uint8x16_t {
     }
 
     #[inline(always)]
-    unsafe fn decode<const MIN: u32>(
+    unsafe fn decode<const MIN: u32, const SHORT: bool>(
         self,
         (rows, cols): (uint8x16_t, uint8x16_t),
         leads: u64,
@@ -249,57 +328,49 @@ impl CjkDecodeVector for uint8x16_t {
             let pointer = vmlal_u8(vmovl_u8(vget_high_u8(pair)), vget_low_u8(pair), t.row_len);
             let above = vbicq_u16(has, vceqq_u16(vminq_u16(pointer, t.last), pointer));
             let cp = t.gather(pointer);
-            let bad = vorrq_u16(above, vandq_u16(has, not_plain::<MIN>(cp)));
+            // With `SHORT`, checked from U+0800 first: a pair below it is rare in CJK text,
+            // and found here (the check again from `MIN`) only where that check fails.
+            let from = if SHORT {
+                not_plain::<0x800>(cp)
+            } else {
+                not_plain::<MIN>(cp)
+            };
+            let bad = vorrq_u16(above, vandq_u16(has, from));
+            let mut short = false;
             if vmaxvq_u16(bad) != 0 {
-                return None;
+                if !SHORT || vmaxvq_u16(vorrq_u16(above, vandq_u16(has, not_plain::<MIN>(cp)))) != 0 {
+                    return None;
+                }
+                short = true;
             }
-            Some(Decoded { leads: lead, cp })
+            Some(Decoded {
+                leads: lead,
+                cp,
+                has,
+                short,
+            })
         }
     }
 
     #[inline(always)]
+    unsafe fn three_byte(d: &Decoded, leads: u64) -> usize {
+        let pairs = (leads.count_ones() / Self::BITS) as usize;
+        if !d.short {
+            return pairs;
+        }
+        // SAFETY: register operations; NEON is baseline.
+        pairs - unsafe { usize::from(vaddvq_u16(vshrq_n_u16::<15>(d.two()))) }
+    }
+
+    #[inline(always)]
     unsafe fn put_utf8(self, d: &Decoded, leads: u64, out: *mut u8) {
-        // SAFETY: register operations; the row and length loads index tables of 256 with a
-        // byte; the stores write 16 bytes at `out` and at `out + n`, `n` at most 12 (8
-        // lanes, at most 4 leads): inside the `ROOM8` (28) bytes of the contract.
+        // SAFETY: `put_utf8_pairs`'s contract is this one's.
         unsafe {
-            let cp = d.cp;
-            // Each pair's three bytes, in the low half (lane k: the pair at bytes 2k, 2k + 1).
-            let low6 = vdup_n_u8(0x3F);
-            let b0 = vorr_u8(vmovn_u16(vshrq_n_u16::<12>(cp)), vdup_n_u8(0xE0));
-            let b1 = vbsl_u8(low6, vshrn_n_u16::<6>(cp), vdup_n_u8(0x80));
-            let b2 = vbsl_u8(low6, vmovn_u16(cp), vdup_n_u8(0x80));
-            if leads == EVEN {
-                // Eight pairs (dense CJK text): their three bytes, interleaved by the store.
-                vst3_u8(out, uint8x8x3_t(b0, b1, b2));
-                return;
+            if d.short {
+                put_utf8_pairs::<true>(self, d, leads, out)
+            } else {
+                put_utf8_pairs::<false>(self, d, leads, out)
             }
-            // A u16 lane per input byte: a lead's first two bytes, a trail's last one (of
-            // the lead before it), an ASCII byte itself; the leads keep two bytes, the
-            // others one (`ROWS12` by the lanes that are not leads). A lead's last byte
-            // cleared from `leads` (the block ends before it) is a lane of one byte past the
-            // block's output.
-            let spread = |b: uint8x8_t| {
-                let q = vcombine_u8(b, b);
-                vzip1q_u8(q, q)
-            };
-            let lead = d.leads;
-            let trail = vextq_u8::<15>(vdupq_n_u8(0), lead);
-            let low = vbslq_u8(trail, vextq_u8::<15>(vdupq_n_u8(0), spread(b2)), self);
-            let low = vbslq_u8(lead, spread(b0), low);
-            let high = spread(b1);
-            // The rows by the lanes that are not leads: one `addv` each half (LLVM makes
-            // three pairwise adds of disjoint bits nine instructions).
-            const WEIGHT: [u8; 16] = [1, 2, 4, 8, 16, 32, 64, 128, 1, 2, 4, 8, 16, 32, 64, 128];
-            let one = vbicq_u8(vld1q_u8(WEIGHT.as_ptr()), lead);
-            let (first, second) = (
-                usize::from(vaddv_u8(vget_low_u8(one))),
-                usize::from(vaddv_u8(vget_high_u8(one))),
-            );
-            let piece = vqtbl1q_u8(vzip1q_u8(low, high), vld1q_u8(ROWS12[first].as_ptr()));
-            vst1q_u8(out, piece);
-            let piece = vqtbl1q_u8(vzip2q_u8(low, high), vld1q_u8(ROWS12[second].as_ptr()));
-            vst1q_u8(out.add(usize::from(ROWS12_LENS[first])), piece);
         }
     }
 

@@ -348,6 +348,7 @@ impl CjkDecodeVector for __m256i {
     // No ASCII runs: their branch on every block costs CJK text more than runs save
     // (docs/decisions.md, "CJK kernels from one skeleton").
     const ASCII_RUNS: bool = false;
+    const UTF8_MIN: u32 = 0x800;
     type Tables = Tables;
     /// Every byte's high nibble.
     type Lookups = __m256i;
@@ -394,7 +395,7 @@ impl CjkDecodeVector for __m256i {
     }
 
     #[inline(always)]
-    unsafe fn decode<const MIN: u32>(
+    unsafe fn decode<const MIN: u32, const SHORT: bool>(
         self,
         high_nibble: __m256i,
         leads: u64,
