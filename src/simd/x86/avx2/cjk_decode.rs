@@ -220,14 +220,15 @@ unsafe fn three_bytes(cp: __m256i) -> __m256i {
 ///
 /// Per input byte, a u16 lane: a lead's first two bytes, a trail's last one (of the lead
 /// before it), an ASCII byte itself; the leads keep two bytes, the others one (`ROWS12` by
-/// the bytes that are not leads, as NEON's). A lead's last byte cleared from `leads` (the
+/// the bytes that are not leads, as NEON's), but the leads of pairs below U+0800 (`two`, with
+/// `SHORT`), whose first byte is their only one. A lead's last byte cleared from `leads` (the
 /// block ends before it) is a lane of one byte past the block's output.
 ///
 /// # Safety
 /// - AVX2, BMI1 and POPCNT are enabled in the caller.
 /// - `out` is valid for writing 52 bytes.
 #[inline(always)]
-unsafe fn mixed_utf8(v: __m256i, cp: &[__m256i; 2], leads: u32, out: *mut u8) {
+unsafe fn mixed_utf8<const SHORT: bool>(v: __m256i, cp: &[__m256i; 2], leads: u32, two: u32, out: *mut u8) {
     // SAFETY: AVX2 per the contract. The loads read rows of `ROWS12` and its lengths
     // (indices below 256). The stores write 16 bytes each at `out + at`, where `at` is the
     // length of the pieces before, at most 36 (three of at most 12: 8 lanes, at most 4
@@ -237,13 +238,19 @@ unsafe fn mixed_utf8(v: __m256i, cp: &[__m256i; 2], leads: u32, out: *mut u8) {
         // lane covers its two input bytes.
         let cp16 = _mm256_packus_epi32(cp[0], cp[1]);
         // Low byte: b0 of the pair's UTF-8; high byte: b1; and b2.
-        let b01 = _mm256_or_si256(
+        let mut b01 = _mm256_or_si256(
             _mm256_or_si256(
                 _mm256_srli_epi16::<12>(cp16),
                 _mm256_and_si256(_mm256_slli_epi16::<2>(cp16), _mm256_set1_epi16(0x3F00)),
             ),
             _mm256_set1_epi16(0x80E0u16 as i16),
         );
+        if SHORT {
+            // Below U+0800: 0xC0 and the top five bits (the high byte is not kept).
+            let below = _mm256_cmpeq_epi16(_mm256_min_epu16(cp16, _mm256_set1_epi16(0x7FF)), cp16);
+            let b0 = _mm256_or_si256(_mm256_srli_epi16::<6>(cp16), _mm256_set1_epi16(0xC0));
+            b01 = _mm256_blendv_epi8(b01, b0, below);
+        }
         let b2 = _mm256_or_si256(
             _mm256_and_si256(cp16, _mm256_set1_epi16(0x3F)),
             _mm256_set1_epi16(0x80),
@@ -269,7 +276,8 @@ unsafe fn mixed_utf8(v: __m256i, cp: &[__m256i; 2], leads: u32, out: *mut u8) {
         let low = _mm256_blendv_epi8(_mm256_blendv_epi8(v, b2, b2), b0, lead);
         // u16 lanes: input bytes 0..8 | 16..24, then 8..16 | 24..32.
         let lanes = [_mm256_unpacklo_epi8(low, high), _mm256_unpackhi_epi8(low, high)];
-        let one = |q: u32| (!leads >> (8 * q) & 0xFF) as usize;
+        let long = if SHORT { leads & !two } else { leads };
+        let one = |q: u32| (!long >> (8 * q) & 0xFF) as usize;
         let mut pieces = [_mm256_setzero_si256(); 2];
         for (h, piece) in pieces.iter_mut().enumerate() {
             let h = h as u32;
@@ -334,6 +342,18 @@ unsafe fn mixed_utf16(v: __m256i, cp: &[__m256i; 2], kept: u32, out: *mut u16) {
 /// Leads at every even byte: sixteen pairs.
 const EVEN: u64 = 0x5555_5555;
 
+/// A decoded block.
+#[derive(Clone, Copy)]
+pub(crate) struct Decoded {
+    /// The code points of the byte pairs' leads: `[0]` pairs 0..4 and 8..12, `[1]` pairs
+    /// 4..8 and 12..16, one per 32-bit lane, 0 where a pair has no lead.
+    cp: [__m256i; 2],
+    /// The leads (bit i: byte i) of the pairs below U+0800, two bytes of UTF-8 (only with
+    /// `decode`'s `SHORT`; rare in CJK text, so found only where the check from U+0800
+    /// fails).
+    two: u32,
+}
+
 impl CjkDecodeVector for __m256i {
     const BITS: u32 = 1;
     // A mixed block: four pieces of 8 input bytes, each stored as 16 bytes at the end of
@@ -348,13 +368,12 @@ impl CjkDecodeVector for __m256i {
     // No ASCII runs: their branch on every block costs CJK text more than runs save
     // (docs/decisions.md, "CJK kernels from one skeleton").
     const ASCII_RUNS: bool = false;
-    const UTF8_MIN: u32 = 0x800;
+    // Pairs below U+0800 are two bytes of the pieces' lanes (`mixed_utf8`).
+    const UTF8_MIN: u32 = 0x80;
     type Tables = Tables;
     /// Every byte's high nibble.
     type Lookups = __m256i;
-    /// The code points of the byte pairs' leads: `[0]` pairs 0..4 and 8..12, `[1]` pairs
-    /// 4..8 and 12..16, one per 32-bit lane, 0 where a pair has no lead.
-    type Decoded = [__m256i; 2];
+    type Decoded = Decoded;
 
     fn supports(tables: &PairTables) -> bool {
         // Something to gather.
@@ -401,7 +420,7 @@ impl CjkDecodeVector for __m256i {
         leads: u64,
         t: &Tables,
         tables: &PairTables,
-    ) -> Option<[__m256i; 2]> {
+    ) -> Option<Decoded> {
         // SAFETY: register operations; `gather` is called only with pointers clamped to
         // `t.last`, below `tables.index.limit()` (its contract: `t.last` is the limit minus
         // one, or less); AVX2 per the trait contract.
@@ -469,20 +488,57 @@ impl CjkDecodeVector for __m256i {
                     } else {
                         gather(m, index, tables.index)
                     };
-                    bad = _mm256_or_si256(bad, not_plain::<MIN>(m, *slot));
+                    // With `SHORT`, checked from U+0800 first (below).
+                    let from = if SHORT {
+                        not_plain::<0x800>(m, *slot)
+                    } else {
+                        not_plain::<MIN>(m, *slot)
+                    };
+                    bad = _mm256_or_si256(bad, from);
                 }
             }
-            (_mm256_testz_si256(bad, bad) == 1).then_some(cp)
+            if _mm256_testz_si256(bad, bad) == 1 {
+                return Some(Decoded { cp, two: 0 });
+            }
+            if !SHORT {
+                return None;
+            }
+            // The check from `MIN`, then the pairs below U+0800 (`cp16`: pair k in u16 lane
+            // k, input bytes 2k and 2k + 1; 0 where no lead).
+            let mut bad = _mm256_srai_epi16::<15>(above);
+            bad = _mm256_or_si256(
+                bad,
+                not_plain::<MIN>(_mm256_unpacklo_epi16(has_lead, has_lead), cp[0]),
+            );
+            bad = _mm256_or_si256(
+                bad,
+                not_plain::<MIN>(_mm256_unpackhi_epi16(has_lead, has_lead), cp[1]),
+            );
+            if _mm256_testz_si256(bad, bad) == 0 {
+                return None;
+            }
+            let cp16 = _mm256_packus_epi32(cp[0], cp[1]);
+            let below = _mm256_cmpeq_epi16(_mm256_min_epu16(cp16, _mm256_set1_epi16(0x7FF)), cp16);
+            let two = _mm256_movemask_epi8(below) as u32 & leads as u32;
+            Some(Decoded { cp, two })
         }
     }
 
     #[inline(always)]
-    unsafe fn put_utf8(self, cp: &[__m256i; 2], leads: u64, out: *mut u8) {
+    unsafe fn three_byte(d: &Decoded, leads: u64) -> usize {
+        (leads as u32 & !d.two).count_ones() as usize
+    }
+
+    #[inline(always)]
+    unsafe fn put_utf8(self, d: &Decoded, leads: u64, out: *mut u8) {
         // SAFETY: AVX2 per the trait contract; `out` has ROOM8 (52) bytes of room. Sixteen
         // pairs: 16 bytes at 0, 12 and 24, then 8 at 36 and 40: 48 bytes exactly. Mixed: at
         // most 52 bytes (`mixed_utf8`).
         unsafe {
-            if leads == EVEN {
+            let cp = &d.cp;
+            if d.two != 0 {
+                mixed_utf8::<true>(self, cp, leads as u32, d.two, out);
+            } else if leads == EVEN {
                 let pack = _mm256_setr_epi8(
                     0, 1, 2, 4, 5, 6, 8, 9, 10, 12, 13, 14, -1, -1, -1, -1, 0, 1, 2, 4, 5, 6, 8, 9, 10, 12,
                     13, 14, -1, -1, -1, -1,
@@ -497,20 +553,20 @@ impl CjkDecodeVector for __m256i {
                 _mm_storel_epi64(out.add(36).cast(), last);
                 _mm_storel_epi64(out.add(40).cast(), _mm_srli_si128::<4>(last));
             } else {
-                mixed_utf8(self, cp, leads as u32, out);
+                mixed_utf8::<false>(self, cp, leads as u32, 0, out);
             }
         }
     }
 
     #[inline(always)]
-    unsafe fn put_utf16(self, cp: &[__m256i; 2], leads: u64, kept: u64, out: *mut u16) {
+    unsafe fn put_utf16(self, d: &Decoded, leads: u64, kept: u64, out: *mut u16) {
         // SAFETY: AVX2 per the trait contract; `out` has ROOM16 (32) units of room. Sixteen
         // pairs: 16 units. Mixed: at most 32 units (`mixed_utf16`).
         unsafe {
             if leads == EVEN {
-                _mm256_storeu_si256(out.cast(), _mm256_packus_epi32(cp[0], cp[1]));
+                _mm256_storeu_si256(out.cast(), _mm256_packus_epi32(d.cp[0], d.cp[1]));
             } else {
-                mixed_utf16(self, cp, kept as u32, out);
+                mixed_utf16(self, &d.cp, kept as u32, out);
             }
         }
     }
