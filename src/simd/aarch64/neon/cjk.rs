@@ -133,7 +133,7 @@ unsafe fn bytes(m: u64) -> uint8x16_t {
         // No instruction: it hides from LLVM that `mask` is a compare's result. Knowing it,
         // LLVM rebuilds the mask from each byte's low bit (`shl` and `cmlt`) wherever it is
         // widened or blended, 2 to 4 instructions a block (`docs/decisions.md`, "Two-byte
-        // characters in the NEON pair kernels").
+        // characters in the NEON and AVX2 pair kernels").
         asm!("/* {0:v} */", inout(vreg) mask, options(pure, nomem, nostack, preserves_flags));
         mask
     }
