@@ -108,6 +108,9 @@ pub(crate) trait CjkDecodeVector: Vector {
     /// Whether an all-ASCII block starts a run of ASCII copied four vectors at a time (HTML)
     /// rather than the next block (dense CJK text, where the run's branch costs more).
     const ASCII_RUNS: bool;
+    /// Whether a block the loop cannot decode goes to the scalar kernel through a cold call
+    /// out of line (`stopped`), rather than a call in the loop: to UTF-8, to UTF-16.
+    const COLD_STOPS: [bool; 2];
     /// The lowest code point [`CjkDecodeVector::put_utf8`] writes: 0x800 (three UTF-8 bytes
     /// a pair; a pair below it stops the block) or 0x80 (two bytes below U+0800 too).
     const UTF8_MIN: u32;
@@ -325,10 +328,10 @@ unsafe fn block<V: CjkDecodeVector, const MIN: u32, const SHORT: bool>(
 /// ones.
 pub(crate) type ScalarPairs<T> = fn(&[u8], &PairTables, &mut [T], usize) -> (usize, usize);
 
-/// `tail` on a block the vector loop cannot decode, out of its line and marked cold: a call
-/// in the loop's usual path would have the compiler keep the loop's vector constants on the
-/// stack (no vector register keeps its 128 bits across a call on aarch64) and load them
-/// again on every block.
+/// `tail` on a block the vector loop cannot decode, out of its line and marked cold (at a
+/// level's [`CjkDecodeVector::COLD_STOPS`]): a call in the loop's usual path has the
+/// compiler keep the loop's vector constants on the stack (no vector register keeps its 128
+/// bits across a call on aarch64) and load them again on every block.
 #[cold]
 #[inline(never)]
 fn stopped<T>(
@@ -411,8 +414,9 @@ unsafe fn ascii_run<V: CjkDecodeVector, T>(src: &[u8], dst: &mut [T], put: impl 
 /// after them. The next block's first store overwrites it; where none follows (the scalar
 /// kernel takes over, or the loop ends), the 16 bytes after the last block's units, saved
 /// before its `put`, are written back, so nothing after `written` changes. A block it cannot
-/// decode goes to the scalar kernel `tail`, up to its end: if that stops inside it, so does
-/// the kernel; otherwise the loop goes on after it. After an ASCII block, `ascii` copies the
+/// decode goes to the scalar kernel `tail` (out of line and cold if `cold`), up to its end:
+/// if that stops inside it, so does the kernel; otherwise the loop goes on after it. After
+/// an ASCII block, `ascii` copies the
 /// run of ASCII that goes on from there (exactly: its length in bytes and units). After a
 /// block of pairs (if `K::RUNS`), `pairs` decodes the run of pairs that may go on from there,
 /// `step` bytes at a time, each step's `step_len` units written exactly by `put_pairs`.
@@ -431,7 +435,7 @@ pub(crate) unsafe fn pair_blocks<B: Checked, K: Runs, P, T: Copy>(
     src: &[u8],
     tables: &PairTables,
     dst: &mut [T],
-    (lanes, room): (usize, usize),
+    (lanes, room, cold): (usize, usize, bool),
     tail: ScalarPairs<T>,
     (check, len, put, ascii): (
         impl Fn(*const u8) -> Option<B>,
@@ -476,7 +480,11 @@ pub(crate) unsafe fn pair_blocks<B: Checked, K: Runs, P, T: Copy>(
             restore(&mut saved, dst, written);
             // A block it cannot decode: the scalar kernel, to the first character boundary
             // from the block's end.
-            let (r, w) = stopped(tail, &src[read..], tables, &mut dst[written..], lanes);
+            let (r, w) = if cold {
+                stopped(tail, &src[read..], tables, &mut dst[written..], lanes)
+            } else {
+                tail(&src[read..], tables, &mut dst[written..], lanes)
+            };
             read += r;
             written += w;
             if r < lanes {
@@ -624,7 +632,7 @@ unsafe fn utf8_by<V: CjkDecodeVector, K: Runs, P>(
             src,
             tables,
             dst,
-            (V::LANES, V::ROOM8),
+            (V::LANES, V::ROOM8, V::COLD_STOPS[0]),
             tail,
             (
                 |at| {
@@ -725,7 +733,7 @@ unsafe fn utf16_by<V: CjkDecodeVector, K: Runs, P>(
             src,
             tables,
             dst,
-            (V::LANES, V::ROOM16),
+            (V::LANES, V::ROOM16, V::COLD_STOPS[1]),
             tail,
             (
                 |at| block::<V, 0x80, false>(at, &t, tables),

@@ -368,6 +368,11 @@ impl CjkDecodeVector for __m256i {
     // No ASCII runs: their branch on every block costs CJK text more than runs save
     // (docs/decisions.md, "CJK kernels from one skeleton").
     const ASCII_RUNS: bool = false;
+    // Measured, not explained: the same instructions both ways (x86 folds the loads of
+    // spilled tables into the instructions that use them), but out of line the UTF-8 pages
+    // ran 3 to 11% faster and gb18030's and Big5's to UTF-16 5 to 13% slower
+    // (`docs/decisions.md`, "Two-byte characters in the NEON and AVX2 pair kernels").
+    const COLD_STOPS: [bool; 2] = [true, false];
     // Pairs below U+0800 are two bytes of the pieces' lanes (`mixed_utf8`).
     const UTF8_MIN: u32 = 0x80;
     type Tables = Tables;
