@@ -122,7 +122,9 @@ unsafe fn nibbles(m: uint8x16_t) -> u64 {
 /// The byte mask (0 or 0xFF) of a 4-bit-per-byte mask.
 #[inline(always)]
 unsafe fn bytes(m: u64) -> uint8x16_t {
-    // SAFETY: register operations; NEON is baseline; the constants are 16 readable bytes.
+    // SAFETY: register operations; NEON is baseline; the constants are 16 readable bytes; the
+    // `asm!` has no instruction (a comment), its one operand the mask in a vector register,
+    // read and written, no memory, stack or flags touched.
     unsafe {
         const DUP: [u8; 16] = [0, 0, 1, 1, 2, 2, 3, 3, 4, 4, 5, 5, 6, 6, 7, 7];
         const HALF: [u8; 16] = [
