@@ -170,9 +170,9 @@ pub(crate) trait CjkDecodeVector: Vector {
     }
     /// Writes the block's UTF-8: its ASCII bytes, and each pair (`leads` and the byte after
     /// each) as the bytes of its code point (three from U+0800, two below it where
-    /// `UTF8_MIN` is 0x80); at most `ROOM8`
-    /// bytes, starting with a store of 16 or more; the bytes it changes after the block's
-    /// output are at most 16, and no more than that output. (A lead in the last byte,
+    /// `UTF8_MIN` is 0x80); at most `ROOM8` bytes, starting with a store of 16 or more; the
+    /// bytes it changes after the block's output are at most 16, and no more than that
+    /// output. (A lead in the last byte,
     /// cleared from `leads`, may be written as a byte after the block's output.)
     ///
     /// # Safety
@@ -416,8 +416,8 @@ unsafe fn ascii_run<V: CjkDecodeVector, T>(src: &[u8], dst: &mut [T], put: impl 
 /// before its `put`, are written back, so nothing after `written` changes. A block it cannot
 /// decode goes to the scalar kernel `tail` (out of line and cold if `cold`), up to its end:
 /// if that stops inside it, so does the kernel; otherwise the loop goes on after it. After
-/// an ASCII block, `ascii` copies the
-/// run of ASCII that goes on from there (exactly: its length in bytes and units). After a
+/// an ASCII block, `ascii` copies the run of ASCII that goes on from there (exactly: its
+/// length in bytes and units). After a
 /// block of pairs (if `K::RUNS`), `pairs` decodes the run of pairs that may go on from there,
 /// `step` bytes at a time, each step's `step_len` units written exactly by `put_pairs`.
 /// `tail` finishes.
