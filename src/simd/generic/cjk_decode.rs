@@ -172,8 +172,8 @@ pub(crate) trait CjkDecodeVector: Vector {
     /// each) as the bytes of its code point (three from U+0800, two below it where
     /// `UTF8_MIN` is 0x80); at most `ROOM8` bytes, starting with a store of 16 or more; the
     /// bytes it changes after the block's output are at most 16, and no more than that
-    /// output. (A lead in the last byte,
-    /// cleared from `leads`, may be written as a byte after the block's output.)
+    /// output. (A lead in the last byte, cleared from `leads`, may be written as a byte
+    /// after the block's output.)
     ///
     /// # Safety
     /// - The ISA is enabled in the caller.
