@@ -156,17 +156,27 @@ pub(crate) trait CjkDecodeVector: Vector {
         t: &Self::Tables,
         tables: &PairTables,
     ) -> Option<Self::Decoded>;
+    /// The pairs of a decoded block (`leads` counted, or a level's own count).
+    ///
+    /// # Safety
+    /// - The ISA is enabled in the caller.
+    /// - `d` was decoded with `leads`.
+    #[inline(always)]
+    unsafe fn pair_count(d: &Self::Decoded, leads: u64) -> usize {
+        let _ = d;
+        (leads.count_ones() / Self::BITS) as usize
+    }
     /// The pairs of a block decoded from `MIN` = `UTF8_MIN` whose UTF-8 is three bytes (the
-    /// others' is two): the block's UTF-8 is its bytes and one more for each. (Every pair,
-    /// `leads` counted, where `UTF8_MIN` is 0x800.)
+    /// others' is two): the block's UTF-8 is its bytes and one more for each. (Every pair
+    /// where `UTF8_MIN` is 0x800.)
     ///
     /// # Safety
     /// - The ISA is enabled in the caller.
     /// - `d` was decoded with `leads`.
     #[inline(always)]
     unsafe fn three_byte(d: &Self::Decoded, leads: u64) -> usize {
-        let _ = d;
-        (leads.count_ones() / Self::BITS) as usize
+        // SAFETY: the same contract.
+        unsafe { Self::pair_count(d, leads) }
     }
     /// Writes the block's UTF-8: its ASCII bytes, and each pair (`leads` and the byte after
     /// each) as the bytes of its code point (three from U+0800, two below it where
@@ -238,16 +248,18 @@ pub(crate) struct Block<V: CjkDecodeVector> {
 }
 
 impl<V: CjkDecodeVector> Block<V> {
-    /// The leads.
-    #[inline(always)]
-    fn lead_count(&self) -> usize {
-        (self.leads.count_ones() / V::BITS) as usize
-    }
     /// Code units of UTF-16 out: one per kept byte, the block's bytes but the trails (one
     /// per lead).
+    ///
+    /// # Safety
+    /// The ISA of `V` is enabled in the caller.
     #[inline(always)]
-    fn utf16_len(&self) -> usize {
-        self.read - self.lead_count()
+    unsafe fn utf16_len(&self) -> usize {
+        match &self.decoded {
+            // SAFETY: the ISA per the contract; `d` was decoded with `leads`.
+            Some(d) => self.read - unsafe { V::pair_count(d, self.leads) },
+            None => self.read,
+        }
     }
     /// Bytes of UTF-8 out: one per kept byte, two more for each lead of a three-byte
     /// character, one more for the others.
@@ -737,7 +749,8 @@ unsafe fn utf16_by<V: CjkDecodeVector, K: Runs, P>(
             tail,
             (
                 |at| block::<V, 0x80, false>(at, &t, tables),
-                Block::utf16_len,
+                // SAFETY: the ISA per the contract.
+                |b| b.utf16_len(),
                 |b, out| match &b.decoded {
                     None => b.v.widen_store(out),
                     Some(d) => b.v.put_utf16(d, b.leads, b.kept, out),

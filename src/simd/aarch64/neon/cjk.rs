@@ -358,8 +358,18 @@ impl CjkDecodeVector for uint8x16_t {
     }
 
     #[inline(always)]
+    unsafe fn pair_count(d: &Decoded, _: u64) -> usize {
+        // The lanes with a lead, each 0xFFFF (-1): their sum is minus their number (one
+        // `addv` rather than the popcount of `leads` through a vector register, 0.6% of a
+        // page's instructions).
+        // SAFETY: register operations; NEON is baseline.
+        usize::from(unsafe { vaddvq_u16(d.has) }.wrapping_neg())
+    }
+
+    #[inline(always)]
     unsafe fn three_byte(d: &Decoded, leads: u64) -> usize {
-        let pairs = (leads.count_ones() / Self::BITS) as usize;
+        // SAFETY: register operations; NEON is baseline.
+        let pairs = unsafe { Self::pair_count(d, leads) };
         if !d.short {
             return pairs;
         }
