@@ -16,8 +16,8 @@
 //!     stop if a non-ASCII byte is neither a lead nor a trail, or a trail is in N
 //!     per byte pair 2k, 2k+1 (at most one lead): pointer = (row - 1) * row_len + col,
 //!     gather the code points; stop if a lead's pointer is at or above the limit or its code
-//!     point is not plain (from U+0080; for UTF-8 from U+0800 at a level whose `UTF8_MIN`
-//!     says it writes three bytes a pair only: AVX2)
+//!     point is not plain from U+0080 (for UTF-8 checked from U+0800 first: where that
+//!     fails, again from U+0080, and the pairs below U+0800 marked)
 //!     output, per input byte: UTF-16: the byte (ASCII), its pair's code point (leads),
 //!     nothing (trails); UTF-8: the byte (ASCII), the first two bytes of its pair's code
 //!     point (leads; the first one only below U+0800), the last one (trails); compacted by
@@ -111,9 +111,6 @@ pub(crate) trait CjkDecodeVector: Vector {
     /// Whether a block the loop cannot decode goes to the scalar kernel through a cold call
     /// out of line (`stopped`), rather than a call in the loop: to UTF-8, to UTF-16.
     const COLD_STOPS: [bool; 2];
-    /// The lowest code point [`CjkDecodeVector::put_utf8`] writes: 0x800 (three UTF-8 bytes
-    /// a pair; a pair below it stops the block) or 0x80 (two bytes below U+0800 too).
-    const UTF8_MIN: u32;
     /// The tables in registers.
     type Tables;
     /// What the lookups found for every byte (rows and columns).
@@ -142,14 +139,14 @@ pub(crate) trait CjkDecodeVector: Vector {
     unsafe fn classify(self, t: &Self::Tables) -> (u64, u64, Self::Lookups);
     /// The code points of the pairs led by `leads` (no lead in the last byte; each lead's
     /// next byte a trail), or `None` if one's pointer is at or above the index's limit or
-    /// its code point is not plain from `MIN` (0x80 or 0x800). `SHORT` (only with `MIN`
-    /// 0x80, for [`CjkDecodeVector::put_utf8`] at a level whose `UTF8_MIN` is 0x80): the
-    /// pairs below U+0800 are told apart, for [`CjkDecodeVector::three_byte`] and `put_utf8`.
+    /// its code point is not plain from U+0080. `SHORT` (for [`CjkDecodeVector::put_utf8`]):
+    /// checked from U+0800 first, and where that fails, the pairs below U+0800 are told
+    /// apart, for [`CjkDecodeVector::three_byte`] and `put_utf8`.
     ///
     /// # Safety
     /// - The ISA is enabled in the caller.
     /// - `t` was loaded from `tables`, and `lookups` classified from `self` with it.
-    unsafe fn decode<const MIN: u32, const SHORT: bool>(
+    unsafe fn decode<const SHORT: bool>(
         self,
         lookups: Self::Lookups,
         leads: u64,
@@ -166,21 +163,15 @@ pub(crate) trait CjkDecodeVector: Vector {
         let _ = d;
         (leads.count_ones() / Self::BITS) as usize
     }
-    /// The pairs of a block decoded from `MIN` = `UTF8_MIN` whose UTF-8 is three bytes (the
-    /// others' is two): the block's UTF-8 is its bytes and one more for each. (Every pair
-    /// where `UTF8_MIN` is 0x800.)
+    /// The pairs of a block decoded with `SHORT` whose UTF-8 is three bytes (the others' is
+    /// two): the block's UTF-8 is its bytes and one more for each.
     ///
     /// # Safety
     /// - The ISA is enabled in the caller.
     /// - `d` was decoded with `leads`.
-    #[inline(always)]
-    unsafe fn three_byte(d: &Self::Decoded, leads: u64) -> usize {
-        // SAFETY: the same contract.
-        unsafe { Self::pair_count(d, leads) }
-    }
+    unsafe fn three_byte(d: &Self::Decoded, leads: u64) -> usize;
     /// Writes the block's UTF-8: its ASCII bytes, and each pair (`leads` and the byte after
-    /// each) as the bytes of its code point (three from U+0800, two below it where
-    /// `UTF8_MIN` is 0x80); at most `ROOM8` bytes, starting with a store of 16 or more; the
+    /// each) as the bytes of its code point (three from U+0800, two below it); at most `ROOM8` bytes, starting with a store of 16 or more; the
     /// bytes it changes after the block's output are at most 16, and no more than that
     /// output. (A lead in the last byte, cleared from `leads`, may be written as a byte
     /// after the block's output.)
@@ -283,15 +274,15 @@ fn all<V: CjkDecodeVector>() -> u64 {
     if bits >= 64 { u64::MAX } else { (1 << bits) - 1 }
 }
 
-/// Checks and decodes the block at `src`; `None` if it has a character that is not plain
-/// (from `MIN`).
+/// Checks and decodes the block at `src` (`SHORT`: for UTF-8, as [`CjkDecodeVector::decode`]
+/// says); `None` if it has a character that is not plain.
 ///
 /// # Safety
 /// - The ISA of `V` is enabled in the caller.
 /// - `src` is valid for reading `V::LANES` bytes.
 /// - `t` was loaded from `tables`.
 #[inline(always)]
-unsafe fn block<V: CjkDecodeVector, const MIN: u32, const SHORT: bool>(
+unsafe fn block<V: CjkDecodeVector, const SHORT: bool>(
     src: *const u8,
     t: &V::Tables,
     tables: &PairTables,
@@ -325,7 +316,7 @@ unsafe fn block<V: CjkDecodeVector, const MIN: u32, const SHORT: bool>(
         if high & !(leads | trails) & valid != 0 || trails & not_trail != 0 {
             return None;
         }
-        let decoded = v.decode::<MIN, SHORT>(lookups, leads, t, tables)?;
+        let decoded = v.decode::<SHORT>(lookups, leads, t, tables)?;
         Some(Block {
             v,
             leads,
@@ -429,10 +420,9 @@ unsafe fn ascii_run<V: CjkDecodeVector, T>(src: &[u8], dst: &mut [T], put: impl 
 /// decode goes to the scalar kernel `tail` (out of line and cold if `cold`), up to its end:
 /// if that stops inside it, so does the kernel; otherwise the loop goes on after it. After
 /// an ASCII block, `ascii` copies the run of ASCII that goes on from there (exactly: its
-/// length in bytes and units). After a
-/// block of pairs (if `K::RUNS`), `pairs` decodes the run of pairs that may go on from there,
-/// `step` bytes at a time, each step's `step_len` units written exactly by `put_pairs`.
-/// `tail` finishes.
+/// length in bytes and units). After a block of pairs (if `K::RUNS`), `pairs` decodes the run
+/// of pairs that may go on from there, `step` bytes at a time, each step's `step_len` units
+/// written exactly by `put_pairs`. `tail` finishes.
 ///
 /// # Safety
 /// - `check` may be called with a pointer valid for reading `lanes` bytes, `pairs` with one
@@ -647,13 +637,7 @@ unsafe fn utf8_by<V: CjkDecodeVector, K: Runs, P>(
             (V::LANES, V::ROOM8, V::COLD_STOPS[0]),
             tail,
             (
-                |at| {
-                    if V::UTF8_MIN == 0x80 {
-                        block::<V, 0x80, true>(at, &t, tables)
-                    } else {
-                        block::<V, 0x800, false>(at, &t, tables)
-                    }
-                },
+                |at| block::<V, true>(at, &t, tables),
                 // SAFETY: the ISA per the contract.
                 |b| b.utf8_len(),
                 |b, out| {
@@ -748,7 +732,7 @@ unsafe fn utf16_by<V: CjkDecodeVector, K: Runs, P>(
             (V::LANES, V::ROOM16, V::COLD_STOPS[1]),
             tail,
             (
-                |at| block::<V, 0x80, false>(at, &t, tables),
+                |at| block::<V, false>(at, &t, tables),
                 // SAFETY: the ISA per the contract.
                 |b| b.utf16_len(),
                 |b, out| match &b.decoded {

@@ -255,9 +255,6 @@ impl CjkDecodeVector for uint8x16_t {
     // With the call in the loop, eight of the tables were loaded from the stack on every
     // block (`cjk-html` 6 to 11% of the instructions).
     const COLD_STOPS: [bool; 2] = [true, true];
-    // A pair below U+0800 is two bytes of the stores' lanes (`put_utf8`): Latin, Greek and
-    // Cyrillic letters and signs such as U+00B7 of the indexes no longer stop a block.
-    const UTF8_MIN: u32 = 0x80;
     type Tables = Tables;
     type Lookups = (uint8x16_t, uint8x16_t);
     type Decoded = Decoded;
@@ -311,7 +308,7 @@ impl CjkDecodeVector for uint8x16_t {
     }
 
     #[inline(always)]
-    unsafe fn decode<const MIN: u32, const SHORT: bool>(
+    unsafe fn decode<const SHORT: bool>(
         self,
         (rows, cols): (uint8x16_t, uint8x16_t),
         leads: u64,
@@ -334,17 +331,18 @@ impl CjkDecodeVector for uint8x16_t {
             let pointer = vmlal_u8(vmovl_u8(vget_high_u8(pair)), vget_low_u8(pair), t.row_len);
             let above = vbicq_u16(has, vceqq_u16(vminq_u16(pointer, t.last), pointer));
             let cp = t.gather(pointer);
-            // With `SHORT`, checked from U+0800 first: a pair below it is rare in CJK text,
-            // and found here (the check again from `MIN`) only where that check fails.
+            // With `SHORT`, checked from U+0800 first: a pair below it (Latin, Greek and
+            // Cyrillic letters and signs such as U+00B7: two bytes of UTF-8) is rare in CJK
+            // text, and found here (the check again from U+0080) only where that check fails.
             let from = if SHORT {
                 not_plain::<0x800>(cp)
             } else {
-                not_plain::<MIN>(cp)
+                not_plain::<0x80>(cp)
             };
             let bad = vorrq_u16(above, vandq_u16(has, from));
             let mut short = false;
             if vmaxvq_u16(bad) != 0 {
-                if !SHORT || vmaxvq_u16(vorrq_u16(above, vandq_u16(has, not_plain::<MIN>(cp)))) != 0 {
+                if !SHORT || vmaxvq_u16(vorrq_u16(above, vandq_u16(has, not_plain::<0x80>(cp)))) != 0 {
                     return None;
                 }
                 short = true;

@@ -373,8 +373,6 @@ impl CjkDecodeVector for __m256i {
     // ran 3 to 11% faster and gb18030's and Big5's to UTF-16 5 to 13% slower
     // (`docs/decisions.md`, "Two-byte characters in the NEON and AVX2 pair kernels").
     const COLD_STOPS: [bool; 2] = [true, false];
-    // Pairs below U+0800 are two bytes of the pieces' lanes (`mixed_utf8`).
-    const UTF8_MIN: u32 = 0x80;
     type Tables = Tables;
     /// Every byte's high nibble.
     type Lookups = __m256i;
@@ -419,7 +417,7 @@ impl CjkDecodeVector for __m256i {
     }
 
     #[inline(always)]
-    unsafe fn decode<const MIN: u32, const SHORT: bool>(
+    unsafe fn decode<const SHORT: bool>(
         self,
         high_nibble: __m256i,
         leads: u64,
@@ -497,7 +495,7 @@ impl CjkDecodeVector for __m256i {
                     let from = if SHORT {
                         not_plain::<0x800>(m, *slot)
                     } else {
-                        not_plain::<MIN>(m, *slot)
+                        not_plain::<0x80>(m, *slot)
                     };
                     bad = _mm256_or_si256(bad, from);
                 }
@@ -508,16 +506,17 @@ impl CjkDecodeVector for __m256i {
             if !SHORT {
                 return None;
             }
-            // The check from `MIN`, then the pairs below U+0800 (`cp16`: pair k in u16 lane
-            // k, input bytes 2k and 2k + 1; 0 where no lead).
+            // The check from U+0080, then the pairs below U+0800, two bytes of the pieces'
+            // lanes in `mixed_utf8` (`cp16`: pair k in u16 lane k, input bytes 2k and 2k + 1;
+            // 0 where no lead).
             let mut bad = _mm256_srai_epi16::<15>(above);
             bad = _mm256_or_si256(
                 bad,
-                not_plain::<MIN>(_mm256_unpacklo_epi16(has_lead, has_lead), cp[0]),
+                not_plain::<0x80>(_mm256_unpacklo_epi16(has_lead, has_lead), cp[0]),
             );
             bad = _mm256_or_si256(
                 bad,
-                not_plain::<MIN>(_mm256_unpackhi_epi16(has_lead, has_lead), cp[1]),
+                not_plain::<0x80>(_mm256_unpackhi_epi16(has_lead, has_lead), cp[1]),
             );
             if _mm256_testz_si256(bad, bad) == 0 {
                 return None;
